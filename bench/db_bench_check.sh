@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs the system's stock db_bench (Debian rocksdb-tools) with an sstfilter
+# policy loaded by LD_PRELOAD and selected only through --options_file, and
+# checks from its statistics that the filter answered with the FP rate the
+# standard Bloom formula predicts, (1 - e^(-k/b))^k, within 10%.
+#
+#   bash bench/db_bench_check.sh [POLICY_ID] [NUM_KEYS]
+#   (defaults: sstfilter.StandardBloom:10, 1000000; needs build/libsstfilter.so)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+POLICY="${1:-sstfilter.StandardBloom:10}"
+NUM="${2:-1000000}"
+LIB="$ROOT/build/libsstfilter.so"
+[ -f "$LIB" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
+command -v db_bench >/dev/null || { echo "db_bench missing: apt-get install rocksdb-tools" >&2; exit 1; }
+
+WORK="$(mktemp -d /tmp/sstfilter-db-bench.XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+cat > "$WORK/OPTIONS" <<OPTS
+[Version]
+  rocksdb_version=7.8.3
+  options_file_version=1.1
+[DBOptions]
+  create_if_missing=true
+[CFOptions "default"]
+  write_buffer_size=4194304
+[TableOptions/BlockBasedTable "default"]
+  filter_policy=$POLICY
+OPTS
+echo "[db_bench_check] db_bench fillrandom,readmissing, $NUM keys, filter_policy=$POLICY" >&2
+LD_PRELOAD="$LIB" db_bench --db="$WORK/db" --options_file="$WORK/OPTIONS" \
+  --benchmarks=fillrandom,readmissing --num="$NUM" --statistics > "$WORK/out.txt" 2>&1 \
+  || { cat "$WORK/out.txt" >&2; exit 1; }
+grep -E '^(fillrandom|readmissing) ' "$WORK/out.txt"
+
+# The policy in effect, from the SST files themselves (never trust the id):
+# every SST must name it.
+files=0; matching=0
+for f in "$WORK"/db/*.sst; do
+  files=$((files + 1))
+  name="$(sst_dump --file="$f" --show_properties 2>/dev/null | sed -n 's/^ *filter policy name: //p')"
+  [ "$name" = "${POLICY%%:*}" ] && matching=$((matching + 1))
+done
+echo "[db_bench_check] SST files naming ${POLICY%%:*}: $matching of $files" >&2
+[ "$files" -gt 0 ] && [ "$matching" -eq "$files" ] || { echo "FAIL: SST files without the filter"; exit 1; }
+
+ticker() { sed -n "s/^rocksdb\.bloom\.filter\.$1 COUNT : //p" "$WORK/out.txt"; }
+useful="$(ticker useful)"; positive="$(ticker full.positive)"; true_pos="$(ticker full.true.positive)"
+bpk="$(echo "$POLICY" | sed -n 's/.*:\([0-9.]*\)$/\1/p')"; bpk="${bpk:-10}"
+awk -v u="$useful" -v p="$positive" -v t="$true_pos" -v b="$bpk" 'BEGIN {
+  fp = p - t; checks = u + fp
+  if (checks == 0) { print "FAIL: the filter was not used"; exit 1 }
+  k = int(b * log(2)); best = 1
+  for (j = (k > 1 ? k - 1 : 1); j <= k + 1; j++) {
+    r = (1 - exp(-j / b)) ^ j; if (j == (k > 1 ? k - 1 : 1) || r < bestr) { bestr = r; best = j } }
+  observed = fp / checks
+  printf "filter checks %d, false positives %d: FP rate %.4f%%, formula (k=%d, %g bits/key) %.4f%%, ratio %.3f\n",
+         checks, fp, 100 * observed, best, b, 100 * bestr, observed / bestr
+  if (observed > 1.1 * bestr || observed < 0.9 * bestr) { print "FAIL: not within 10% of the formula"; exit 1 }
+  print "PASS"
+}'

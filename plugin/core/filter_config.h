@@ -1,0 +1,24 @@
+// What a policy asks its builders to produce. Pure data, no RocksDB types.
+#pragma once
+
+#include <string>
+
+#include "plugin/core/format.h"
+
+namespace sstfilter {
+
+struct FilterConfig {
+  FilterKind kind = FilterKind::kStandardBloom;
+  // Filter memory per distinct key, trailer excluded: the payload of a filter
+  // of n keys is ceil(bits_per_key * n / 8) bytes.
+  double bits_per_key = 10.0;
+};
+
+// Human-readable name of a kind as used in policy ids ("StandardBloom").
+const char* KindName(FilterKind kind);
+
+// Bits per key a filter of `kind` needs for a predicted FP rate <= fp_rate
+// (0 < fp_rate < 1). May exceed kMaxBitsPerKey; callers refuse that.
+double BitsPerKeyForFpRate(FilterKind kind, double fp_rate);
+
+}  // namespace sstfilter

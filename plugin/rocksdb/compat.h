@@ -1,0 +1,33 @@
+// The one place where RocksDB versions differ for sstfilter.
+//
+// FilterBitsBuilder/FilterBitsReader live in RocksDB's internal header
+// table/block_based/filter_policy_internal.h. Inside a RocksDB tree (plugin
+// build) that is RocksDB's own; standalone, CMake copies it from the source
+// package of exactly the installed version, because the vtable layout differs
+// between versions.
+//
+// Interface changes tracked here (see ../shared/DESIGN.md):
+// - 9.6:  FilterBitsBuilder::AddKeyAndAlt(key, alt) became pure virtual.
+// - 10.9: CalculateSpace/EstimatedFpRate moved into FilterBitsBuilder as
+//         pure virtuals (before: only in BuiltinFilterBitsBuilder).
+#pragma once
+
+#include <rocksdb/version.h>
+
+#include "table/block_based/filter_policy_internal.h"
+
+#define SSTF_ROCKSDB_AT_LEAST(major, minor) \
+  (ROCKSDB_MAJOR > (major) || (ROCKSDB_MAJOR == (major) && ROCKSDB_MINOR >= (minor)))
+
+#if SSTF_ROCKSDB_AT_LEAST(9, 6)
+#define SSTF_HAS_ADD_KEY_AND_ALT 1
+#else
+#define SSTF_HAS_ADD_KEY_AND_ALT 0
+#endif
+
+// `override` where the base class declares the method, nothing before.
+#if SSTF_ROCKSDB_AT_LEAST(10, 9)
+#define SSTF_OVERRIDE_SPACE_METHODS override
+#else
+#define SSTF_OVERRIDE_SPACE_METHODS
+#endif

@@ -1,0 +1,209 @@
+#include "plugin/rocksdb/policy.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <unordered_map>
+
+#include <rocksdb/convenience.h>
+#include <rocksdb/utilities/options_type.h>
+
+#include "plugin/core/bloom_math.h"
+#include "plugin/rocksdb/bits_builder.h"
+#include "plugin/rocksdb/bits_reader.h"
+
+namespace sstfilter {
+
+using ROCKSDB_NAMESPACE::ConfigOptions;
+using ROCKSDB_NAMESPACE::OptionType;
+using ROCKSDB_NAMESPACE::OptionTypeFlags;
+using ROCKSDB_NAMESPACE::OptionTypeInfo;
+using ROCKSDB_NAMESPACE::OptionVerificationType;
+using ROCKSDB_NAMESPACE::Status;
+
+namespace {
+
+constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+constexpr double kDefaultBitsPerKey = 10.0;
+
+// Strict decimal: the whole string, finite. "10", "6.5", "1e-3" pass;
+// "", "10x", "nan", "inf" do not.
+bool ParseFiniteDouble(const std::string& s, double* out) {
+  if (s.empty() || s.size() > 64) return false;
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (errno != 0 || end != s.c_str() + s.size() || !std::isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+Status ParseBitsPerKey(const std::string& value, double* out) {
+  double v = 0;
+  if (!ParseFiniteDouble(value, &v) || v < kMinBitsPerKey || v > kMaxBitsPerKey) {
+    return Status::InvalidArgument(
+        "sstfilter: bits_per_key must be a number in [" +
+        std::to_string(static_cast<int>(kMinBitsPerKey)) + ", " +
+        std::to_string(static_cast<int>(kMaxBitsPerKey)) + "], got '" + value + "'");
+  }
+  *out = v;
+  return Status::OK();
+}
+
+Status ParseFpRate(const std::string& value, double* out) {
+  double v = 0;
+  if (!ParseFiniteDouble(value, &v) || !(v > 0.0) || !(v < 1.0)) {
+    return Status::InvalidArgument(
+        "sstfilter: fp_rate must be a number in the open interval (0, 1), got '" +
+        value + "'");
+  }
+  *out = v;
+  return Status::OK();
+}
+
+// Shortest decimal that parses back to exactly `v`, so OPTIONS files keep
+// what the user wrote ("10", "0.01") and round-trip exactly.
+std::string FormatDouble(double v) {
+  char buf[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+Status SerializeDouble(const ConfigOptions&, const std::string&, const void* addr,
+                       std::string* value) {
+  // Unset options serialize as "", which RocksDB leaves out entirely.
+  const double v = *static_cast<const double*>(addr);
+  *value = std::isnan(v) ? std::string() : FormatDouble(v);
+  return Status::OK();
+}
+
+bool DoublesEqual(const ConfigOptions&, const std::string&, const void* a,
+                  const void* b, std::string*) {
+  const double x = *static_cast<const double*>(a);
+  const double y = *static_cast<const double*>(b);
+  return x == y || (std::isnan(x) && std::isnan(y));
+}
+
+OptionTypeInfo DoubleOption(int offset, Status (*parse)(const std::string&, double*)) {
+  // Named std::function objects: GCC 12 warns (-Wmaybe-uninitialized, a
+  // false positive) when temporaries built from lambdas are copied here.
+  const ROCKSDB_NAMESPACE::ParseFunc parse_func =
+      [parse](const ConfigOptions&, const std::string&, const std::string& value,
+              void* addr) { return parse(value, static_cast<double*>(addr)); };
+  const ROCKSDB_NAMESPACE::SerializeFunc serialize_func = SerializeDouble;
+  const ROCKSDB_NAMESPACE::EqualsFunc equals_func = DoublesEqual;
+  return OptionTypeInfo(offset, OptionType::kUnknown, OptionVerificationType::kNormal,
+                        OptionTypeFlags::kNone, parse_func, serialize_func, equals_func);
+}
+
+const std::unordered_map<std::string, OptionTypeInfo>& PolicyOptionTypes() {
+  static const auto* types = new std::unordered_map<std::string, OptionTypeInfo>{
+      {"bits_per_key", DoubleOption(offsetof(PolicyOptions, bits_per_key), ParseBitsPerKey)},
+      {"fp_rate", DoubleOption(offsetof(PolicyOptions, fp_rate), ParseFpRate)},
+  };
+  return *types;
+}
+
+}  // namespace
+
+std::string PolicyId(FilterKind kind) {
+  return std::string("sstfilter.") + KindName(kind);
+}
+
+SstFilterPolicy::SstFilterPolicy(FilterKind kind)
+    : kind_(kind), options_{kUnset, kUnset} {
+  RegisterOptions("SstFilterPolicyOptions", &options_, &PolicyOptionTypes());
+}
+
+const char* SstFilterPolicy::Name() const {
+  switch (kind_) {
+    case FilterKind::kStandardBloom: return "sstfilter.StandardBloom";
+    case FilterKind::kBlockedBloom: return "sstfilter.BlockedBloom";
+    case FilterKind::kRibbon: return "sstfilter.Ribbon";
+    default: return "sstfilter.Invalid";
+  }
+}
+
+void SstFilterPolicy::SetBitsPerKey(const std::string& value) {
+  const Status s = ParseBitsPerKey(value, &options_.bits_per_key);
+  if (!s.ok()) Poison(s.getState());
+}
+
+std::string SstFilterPolicy::ConfigError() const {
+  if (!config_error_.empty()) return config_error_;
+  if (!std::isnan(options_.bits_per_key) && !std::isnan(options_.fp_rate)) {
+    return std::string(Name()) + ": set bits_per_key or fp_rate, not both";
+  }
+  if (!std::isnan(options_.fp_rate) &&
+      BitsPerKeyForFpRate(kind_, options_.fp_rate) > kMaxBitsPerKey) {
+    return std::string(Name()) + ": fp_rate " + FormatDouble(options_.fp_rate) +
+           " needs more than " + FormatDouble(kMaxBitsPerKey) + " bits per key";
+  }
+  return "";
+}
+
+Status SstFilterPolicy::ConfigureOptions(
+    const ConfigOptions& config_options,
+    const std::unordered_map<std::string, std::string>& opts_map,
+    std::unordered_map<std::string, std::string>* unused) {
+  ConfigOptions copy = config_options;
+  copy.invoke_prepare_options = false;
+  const Status s = FilterPolicy::ConfigureOptions(copy, opts_map, unused);
+  if (!s.ok()) Poison(std::string(Name()) + ": " + s.ToString());
+  if (config_options.invoke_prepare_options) return PrepareOptions(config_options);
+  // Without input_strings_escaped RocksDB passes our error up to the caller
+  // (GetOptionsFromString's legacy form): report it now rather than at Open.
+  const std::string error = ConfigError();
+  if (!config_options.input_strings_escaped && !error.empty()) {
+    return Status::InvalidArgument(error);
+  }
+  return Status::OK();
+}
+
+Status SstFilterPolicy::PrepareOptions(const ConfigOptions& config_options) {
+  const std::string error = ConfigError();
+  if (!error.empty()) return Status::InvalidArgument(error);
+  return FilterPolicy::PrepareOptions(config_options);
+}
+
+Status SstFilterPolicy::ValidateOptions(
+    const ROCKSDB_NAMESPACE::DBOptions& db_opts,
+    const ROCKSDB_NAMESPACE::ColumnFamilyOptions& cf_opts) const {
+  const std::string error = ConfigError();
+  if (!error.empty()) return Status::InvalidArgument(error);
+  return FilterPolicy::ValidateOptions(db_opts, cf_opts);
+}
+
+FilterConfig SstFilterPolicy::ResolvedConfig() const {
+  FilterConfig config;
+  config.kind = kind_;
+  if (!std::isnan(options_.bits_per_key)) {
+    config.bits_per_key = options_.bits_per_key;
+  } else if (!std::isnan(options_.fp_rate)) {
+    config.bits_per_key =
+        std::min(kMaxBitsPerKey, BitsPerKeyForFpRate(kind_, options_.fp_rate));
+  } else {
+    config.bits_per_key = kDefaultBitsPerKey;
+  }
+  return config;
+}
+
+ROCKSDB_NAMESPACE::FilterBitsBuilder* SstFilterPolicy::GetBuilderWithContext(
+    const ROCKSDB_NAMESPACE::FilterBuildingContext&) const {
+  // Unreachable through RocksDB's checks (DB::Open validates); if someone
+  // bypasses them, write no filter rather than one the user did not ask for.
+  if (!ConfigError().empty()) return nullptr;
+  return new SstFilterBitsBuilder(ResolvedConfig());
+}
+
+ROCKSDB_NAMESPACE::FilterBitsReader* SstFilterPolicy::GetFilterBitsReader(
+    const ROCKSDB_NAMESPACE::Slice& contents) const {
+  return NewSstFilterBitsReader(contents);
+}
+
+}  // namespace sstfilter

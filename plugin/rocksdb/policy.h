@@ -1,0 +1,83 @@
+// The sstfilter FilterPolicy: one class for every filter kind, configured
+// through RocksDB's options machinery.
+//
+// Ids (see README "Option reference"):
+//   sstfilter.<Kind>                    default budget, 10 bits per key
+//   sstfilter.<Kind>:<bits_per_key>     actual filter memory per key
+//   {id=sstfilter.<Kind>;bits_per_key=B}
+//   {id=sstfilter.<Kind>;fp_rate=P}     sized for a target FP rate
+// bits_per_key and fp_rate are exclusive.
+//
+// Invalid configurations are never replaced by a default. RocksDB 7.8
+// silently drops a filter_policy parse error inside an options string
+// parsed with input_strings_escaped (the default; BlockBasedTableFactory::
+// ParseOption), which would leave the DB with no filter at all. So a bad
+// value yields a policy that carries the error. It is reported as
+// InvalidArgument by PrepareOptions (FilterPolicy::CreateFromString), by the
+// parse itself where RocksDB passes errors on (input_strings_escaped=false,
+// as in the legacy GetOptionsFromString(Options, string, Options*)), and in
+// every case by ValidateOptions, i.e. DB::Open refuses to open.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+
+#include <rocksdb/filter_policy.h>
+
+#include "plugin/core/filter_config.h"
+
+namespace sstfilter {
+
+// Every sstfilter policy reads every sstfilter filter: RocksDB names the
+// filter meta block "fullfilter." + this (or "partitionedfilter." + this).
+constexpr const char* kCompatibilityName = "sstfilter";
+
+// Option values; NaN means "not set".
+struct PolicyOptions {
+  double bits_per_key;
+  double fp_rate;
+};
+
+class SstFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
+ public:
+  explicit SstFilterPolicy(FilterKind kind);
+
+  // "sstfilter.<Kind>"; also the table property rocksdb.filter.policy.
+  const char* Name() const override;
+  const char* CompatibilityName() const override { return kCompatibilityName; }
+  ROCKSDB_NAMESPACE::FilterBitsBuilder* GetBuilderWithContext(
+      const ROCKSDB_NAMESPACE::FilterBuildingContext& context) const override;
+  ROCKSDB_NAMESPACE::FilterBitsReader* GetFilterBitsReader(
+      const ROCKSDB_NAMESPACE::Slice& contents) const override;
+  ROCKSDB_NAMESPACE::Status PrepareOptions(
+      const ROCKSDB_NAMESPACE::ConfigOptions& config_options) override;
+  ROCKSDB_NAMESPACE::Status ValidateOptions(
+      const ROCKSDB_NAMESPACE::DBOptions& db_opts,
+      const ROCKSDB_NAMESPACE::ColumnFamilyOptions& cf_opts) const override;
+
+  // The configuration builders get: fp_rate resolved to bits per key.
+  FilterConfig ResolvedConfig() const;
+  // Parses the <bits_per_key> of a "sstfilter.<Kind>:<bits_per_key>" id;
+  // a bad value poisons the policy.
+  void SetBitsPerKey(const std::string& value);
+  // Marks the policy as misconfigured; see the header comment.
+  void Poison(const std::string& error) { config_error_ = error; }
+  // Empty if the configuration is valid, else what is wrong with it.
+  std::string ConfigError() const;
+
+ protected:
+  ROCKSDB_NAMESPACE::Status ConfigureOptions(
+      const ROCKSDB_NAMESPACE::ConfigOptions& config_options,
+      const std::unordered_map<std::string, std::string>& opts_map,
+      std::unordered_map<std::string, std::string>* unused) override;
+
+ private:
+  FilterKind kind_;
+  PolicyOptions options_;
+  std::string config_error_;
+};
+
+// Full policy id of a kind: "sstfilter.StandardBloom".
+std::string PolicyId(FilterKind kind);
+
+}  // namespace sstfilter

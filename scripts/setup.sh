@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Prepares a Debian 12 machine (as root) to build and test sstfilter:
+#   1. installs the build tools and libraries from Debian's archive;
+#   2. fetches table/block_based/filter_policy_internal.h from the RocksDB
+#      source package of exactly the installed librocksdb-dev version.
+#
+# Why 2: FilterBitsBuilder/FilterBitsReader are internal since RocksDB 7.0 and
+# their vtable layout changes between versions, so the header must match the
+# installed library byte for byte (CMake re-checks the version).
+#
+# The source package is fetched through a private apt configuration under
+# .deps/apt: deb-src entries are derived from the system's configured deb
+# entries (one-line and deb822 formats), the system's sources and lists are
+# left untouched. Everything is cached under .deps/ (ignored by git), so a
+# second run does no network work.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DEPS="$ROOT/.deps"
+HEADER_REL="table/block_based/filter_policy_internal.h"
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "run as root (it installs Debian packages)"
+
+PACKAGES=(
+  build-essential cmake pkg-config dpkg-dev ca-certificates git
+  librocksdb-dev rocksdb-tools
+  libgflags-dev libgtest-dev libgmock-dev libbenchmark-dev libxxhash-dev
+  clang libclang-rt-14-dev gnuplot-nox
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' \
+    || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  log "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q >&2
+  apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+else
+  log "all packages present"
+fi
+
+# Exact version of the installed RocksDB: the source package it came from.
+SRC_VERSION="$(dpkg-query -W -f='${source:Version}' librocksdb-dev)"
+UPSTREAM="${SRC_VERSION%%-*}"
+UPSTREAM="${UPSTREAM#*:}"
+DEST="$DEPS/rocksdb-$SRC_VERSION"
+if [ -f "$DEST/$HEADER_REL" ]; then
+  log "RocksDB $SRC_VERSION internal header cached: $DEST/$HEADER_REL"
+else
+  APT="$DEPS/apt"
+  rm -rf "$APT"
+  mkdir -p "$APT/sources.list.d" "$APT/lists/partial" "$APT/cache/archives/partial" "$APT/src"
+  : > "$APT/sources.list"
+  # One-line entries: "deb [opts] uri suite comps" -> "deb-src [opts] uri suite comps".
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >> "$APT/sources.list"
+  done
+  # deb822 entries: every stanza whose Types has "deb" gets Types: deb-src.
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    awk 'BEGIN{RS=""; ORS="\n\n"}
+         /(^|\n)Types:[^\n]*(^|[ \t])deb([ \t]|\n|$)/ {
+           sub(/(^|\n)Types:[^\n]*/, "\nTypes: deb-src"); sub(/^\n/, ""); print }' \
+      "$f" > "$APT/sources.list.d/$(basename "$f")"
+  done
+  grep -rqs 'deb-src' "$APT/sources.list" "$APT/sources.list.d" \
+    || die "no deb entries found in /etc/apt to derive deb-src entries from"
+  APT_OPTS=(
+    -o Dir::Etc::sourcelist="$APT/sources.list"
+    -o Dir::Etc::sourceparts="$APT/sources.list.d"
+    -o Dir::State::Lists="$APT/lists"
+    -o Dir::Cache="$APT/cache"
+    -o APT::Get::List-Cleanup=0
+  )
+  log "fetching the rocksdb $SRC_VERSION source package (private apt state in $APT)"
+  apt-get "${APT_OPTS[@]}" update -q >&2
+  ( cd "$APT/src" && apt-get "${APT_OPTS[@]}" source -q "rocksdb=$SRC_VERSION" >&2 )
+  tree="$(find "$APT/src" -mindepth 1 -maxdepth 1 -type d -name "rocksdb-$UPSTREAM*" | head -n1)"
+  [ -n "$tree" ] && [ -f "$tree/$HEADER_REL" ] || die "source package unpacked without $HEADER_REL"
+  rm -rf "$DEST"
+  mv "$tree" "$DEST"
+  rm -rf "$APT/src"
+  log "RocksDB source tree: $DEST"
+fi
+ln -sfn "rocksdb-$SRC_VERSION" "$DEPS/rocksdb-src"
+log "ready: RocksDB $SRC_VERSION, internal header at .deps/rocksdb-src/$HEADER_REL"

@@ -1,0 +1,168 @@
+// Selecting sstfilter policies through RocksDB's options machinery: every
+// accepted id form, every refused value (with a clear Status, never a crash
+// or a silent default), and the plugin registrar.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include <unistd.h>
+
+#include <rocksdb/convenience.h>
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/utilities/object_registry.h>
+
+#include "plugin/core/bloom_math.h"
+#include "plugin/rocksdb/policy.h"
+#include "plugin/rocksdb/register.h"
+
+namespace sstfilter {
+namespace {
+
+using ROCKSDB_NAMESPACE::ConfigOptions;
+using ROCKSDB_NAMESPACE::FilterPolicy;
+using ROCKSDB_NAMESPACE::Status;
+
+Status Create(const std::string& value, std::shared_ptr<const FilterPolicy>* policy) {
+  ConfigOptions config_options;
+  config_options.ignore_unsupported_options = false;
+  return FilterPolicy::CreateFromString(config_options, value, policy);
+}
+
+double ResolvedBitsPerKey(const std::shared_ptr<const FilterPolicy>& policy) {
+  auto* p = dynamic_cast<const SstFilterPolicy*>(policy.get());
+  return p == nullptr ? std::nan("") : p->ResolvedConfig().bits_per_key;
+}
+
+TEST(PolicyTest, EveryRegisteredIdHasTheSharedCompatibilityName) {
+  ASSERT_FALSE(PolicyIds().empty());
+  for (const auto& id : PolicyIds()) {
+    std::shared_ptr<const FilterPolicy> policy;
+    ASSERT_TRUE(Create(id, &policy).ok()) << id;
+    EXPECT_EQ(policy->Name(), id);
+    EXPECT_STREQ(policy->CompatibilityName(), "sstfilter");
+  }
+}
+
+TEST(PolicyTest, AcceptedForms) {
+  const struct { const char* value; double bits_per_key; } cases[] = {
+      {"sstfilter.StandardBloom", 10.0},
+      {"sstfilter.StandardBloom:10", 10.0},
+      {"sstfilter.StandardBloom:6.5", 6.5},
+      {"sstfilter.StandardBloom:1", 1.0},
+      {"sstfilter.StandardBloom:100", 100.0},
+      {"{id=sstfilter.StandardBloom;bits_per_key=16}", 16.0},
+      {"{id=sstfilter.StandardBloom;fp_rate=0.01}", StandardBloomBitsPerKeyForFpRate(0.01)},
+      {"id=sstfilter.StandardBloom;fp_rate=0.001", StandardBloomBitsPerKeyForFpRate(0.001)},
+  };
+  for (const auto& c : cases) {
+    std::shared_ptr<const FilterPolicy> policy;
+    const Status s = Create(c.value, &policy);
+    ASSERT_TRUE(s.ok()) << c.value << ": " << s.ToString();
+    EXPECT_STREQ(policy->Name(), "sstfilter.StandardBloom");
+    EXPECT_DOUBLE_EQ(ResolvedBitsPerKey(policy), c.bits_per_key) << c.value;
+  }
+}
+
+TEST(PolicyTest, BadValuesAreRefusedWithAClearStatus) {
+  const struct { const char* value; const char* message; } cases[] = {
+      {"sstfilter.StandardBloom:0", "bits_per_key"},
+      {"sstfilter.StandardBloom:-1", "bits_per_key"},
+      {"sstfilter.StandardBloom:0.5", "bits_per_key"},
+      {"sstfilter.StandardBloom:nan", "bits_per_key"},
+      {"sstfilter.StandardBloom:NaN", "bits_per_key"},
+      {"sstfilter.StandardBloom:inf", "bits_per_key"},
+      {"sstfilter.StandardBloom:1e9", "bits_per_key"},
+      {"sstfilter.StandardBloom:100.5", "bits_per_key"},
+      {"sstfilter.StandardBloom:10x", "bits_per_key"},
+      {"sstfilter.StandardBloom:", ""},
+      {"{id=sstfilter.StandardBloom;bits_per_key=0}", "bits_per_key"},
+      {"{id=sstfilter.StandardBloom;bits_per_key=}", "bits_per_key"},
+      {"{id=sstfilter.StandardBloom;fp_rate=0}", "fp_rate"},
+      {"{id=sstfilter.StandardBloom;fp_rate=1}", "fp_rate"},
+      {"{id=sstfilter.StandardBloom;fp_rate=-0.01}", "fp_rate"},
+      {"{id=sstfilter.StandardBloom;fp_rate=1.5}", "fp_rate"},
+      {"{id=sstfilter.StandardBloom;fp_rate=nan}", "fp_rate"},
+      {"{id=sstfilter.StandardBloom;fp_rate=1e-40}", "fp_rate"},
+      {"{id=sstfilter.StandardBloom;bits_per_key=10;fp_rate=0.01}", "not both"},
+      {"{id=sstfilter.StandardBloom:10;fp_rate=0.01}", "not both"},
+      {"{id=sstfilter.StandardBloom;bogus=1}", "bogus"},
+      {"sstfilter.NoSuchFilter", ""},
+      {"sstfilter.StandardBloomX", ""},
+  };
+  for (const auto& c : cases) {
+    std::shared_ptr<const FilterPolicy> policy;
+    const Status s = Create(c.value, &policy);
+    EXPECT_FALSE(s.ok()) << c.value << " was accepted";
+    EXPECT_NE(s.ToString().find(c.message), std::string::npos)
+        << c.value << ": " << s.ToString();
+  }
+}
+
+// Through an options string, RocksDB 7.8 drops filter_policy parse errors
+// when input_strings_escaped is set (the ConfigOptions default), which would
+// silently mean "no filter". sstfilter makes the error surface anyway: from
+// the legacy GetOptionsFromString at parse time, and from DB::Open always.
+TEST(PolicyTest, BadValuesAreRefusedThroughTheOptionsString) {
+  for (const char* value :
+       {"sstfilter.StandardBloom:0", "sstfilter.StandardBloom:nan", "sstfilter.Typo:10",
+        "{id=sstfilter.StandardBloom;fp_rate=2}", "{id=sstfilter.StandardBloom;bogus=1}",
+        "{id=sstfilter.StandardBloom;bits_per_key=10;fp_rate=0.1}"}) {
+    const std::string opts = std::string("block_based_table_factory={filter_policy=") + value + "}";
+    ROCKSDB_NAMESPACE::Options base, out;
+    base.create_if_missing = true;
+    EXPECT_FALSE(ROCKSDB_NAMESPACE::GetOptionsFromString(base, opts, &out).ok()) << value;
+
+    ConfigOptions config_options;  // defaults: RocksDB swallows the parse error
+    ASSERT_TRUE(ROCKSDB_NAMESPACE::GetOptionsFromString(config_options, base, opts, &out).ok());
+    char dir[] = "/tmp/sstfilter_policy_test_XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    ROCKSDB_NAMESPACE::DB* db = nullptr;
+    const Status s = ROCKSDB_NAMESPACE::DB::Open(out, dir, &db);
+    delete db;
+    ROCKSDB_NAMESPACE::DestroyDB(dir, out);
+    rmdir(dir);
+    EXPECT_TRUE(s.IsInvalidArgument()) << value << ": " << s.ToString();
+    EXPECT_NE(s.ToString().find("sstfilter"), std::string::npos) << s.ToString();
+  }
+}
+
+// The id that RocksDB writes to an OPTIONS file, parsed back, gives the
+// same configuration: that is what reopening from OPTIONS relies on.
+TEST(PolicyTest, SerializedFormRoundTrips) {
+  for (const char* value : {"sstfilter.StandardBloom", "sstfilter.StandardBloom:7.25",
+                            "{id=sstfilter.StandardBloom;fp_rate=0.003}"}) {
+    std::shared_ptr<const FilterPolicy> policy;
+    ASSERT_TRUE(Create(value, &policy).ok()) << value;
+    ConfigOptions config_options;
+    const std::string serialized = policy->ToString(config_options);
+    std::shared_ptr<const FilterPolicy> again;
+    ASSERT_TRUE(Create(serialized, &again).ok()) << serialized;
+    EXPECT_DOUBLE_EQ(ResolvedBitsPerKey(again), ResolvedBitsPerKey(policy)) << serialized;
+    std::string mismatch;
+    EXPECT_TRUE(policy->AreEquivalent(config_options, again.get(), &mismatch))
+        << serialized << " mismatch " << mismatch;
+  }
+}
+
+TEST(PolicyTest, RegistrarFillsAFreshLibrary) {
+  auto library = std::make_shared<ROCKSDB_NAMESPACE::ObjectLibrary>("direct");
+  EXPECT_EQ(RegisterSstFilter(*library, ""), static_cast<int>(PolicyIds().size()));
+  EXPECT_EQ(library->GetFactoryCount(FilterPolicy::Type()), PolicyIds().size() + 1);
+  for (const auto& id : PolicyIds()) {
+    auto factory = library->FindFactory<const FilterPolicy>(id + ":8");
+    ASSERT_NE(factory, nullptr) << id;
+    std::unique_ptr<const FilterPolicy> guard;
+    std::string errmsg;
+    ASSERT_NE(factory(id + ":8", &guard, &errmsg), nullptr) << errmsg;
+    EXPECT_EQ(guard->Name(), id);
+    ASSERT_NE(factory(id + "Typo", &guard, &errmsg), nullptr) << "poisoned, not null";
+  }
+}
+
+}  // namespace
+}  // namespace sstfilter
