@@ -1,11 +1,9 @@
 #include "plugin/core/filter_builder.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 
-#include "plugin/core/bloom_math.h"
-#include "plugin/core/standard_bloom.h"
+#include "plugin/core/kind_ops.h"
 
 namespace sstfilter {
 
@@ -20,17 +18,21 @@ const char* KindName(FilterKind kind) {
   return "Unknown";
 }
 
-double BitsPerKeyForFpRate(FilterKind kind, double fp_rate) {
+const KindOps* OpsFor(FilterKind kind) {
   switch (kind) {
-    default:
-      return StandardBloomBitsPerKeyForFpRate(fp_rate);
+    case FilterKind::kStandardBloom: return &kStandardBloomOps;
+    default: return nullptr;
   }
 }
 
+double BitsPerKeyForFpRate(const FilterConfig& config, double fp_rate) {
+  const KindOps* ops = OpsFor(config.kind);
+  return ops == nullptr ? 0.0 : ops->bits_per_key_for_fp_rate(config, fp_rate);
+}
+
 size_t FilterBuilder::PayloadBytes(size_t num_keys) const {
-  if (num_keys == 0) return 0;
-  const double bits = std::ceil(config_.bits_per_key * static_cast<double>(num_keys));
-  return static_cast<size_t>(std::ceil(bits / 8.0));
+  const KindOps* ops = OpsFor(config_.kind);
+  return num_keys == 0 || ops == nullptr ? 0 : ops->payload_bytes(config_, num_keys);
 }
 
 size_t FilterBuilder::BytesForKeys(size_t num_keys) const {
@@ -40,41 +42,42 @@ size_t FilterBuilder::BytesForKeys(size_t num_keys) const {
 size_t FilterBuilder::KeysForBytes(size_t len_bytes) const {
   if (len_bytes <= kTrailerBytes) return 0;
   const double payload_bits = 8.0 * static_cast<double>(len_bytes - kTrailerBytes);
-  size_t n = static_cast<size_t>(payload_bits / config_.bits_per_key);
-  // Floating-point rounding may overshoot by one either way; settle exactly.
+  size_t n = static_cast<size_t>(payload_bits / std::max(config_.bits_per_key, 1e-3));
+  // The estimate is close; settle exactly (sizes grow monotonically with n).
   while (n > 0 && BytesForKeys(n) > len_bytes) --n;
   while (BytesForKeys(n + 1) <= len_bytes) ++n;
   return n;
 }
 
 double FilterBuilder::PredictedFpRate(size_t num_keys, size_t len_bytes) const {
+  const KindOps* ops = OpsFor(config_.kind);
   if (num_keys == 0) return 0.0;
-  if (len_bytes <= kTrailerBytes) return 1.0;
-  const double bits = 8.0 * static_cast<double>(len_bytes - kTrailerBytes);
-  const double n = static_cast<double>(num_keys);
-  return StandardBloomFpRate(n, bits, OptimalStandardBloomProbes(bits / n));
+  if (len_bytes <= kTrailerBytes || ops == nullptr) return 1.0;
+  return ops->predicted_fp_rate(config_, num_keys, len_bytes - kTrailerBytes);
 }
 
 std::unique_ptr<char[]> FilterBuilder::Finish(size_t* len_bytes) {
   const size_t n = hashes_.size();
-  const size_t payload_bytes = PayloadBytes(n);
-  *len_bytes = payload_bytes + kTrailerBytes;
-  std::unique_ptr<char[]> block(new char[*len_bytes]());
+  size_t payload_bytes = PayloadBytes(n);
+  std::unique_ptr<char[]> block(new char[payload_bytes + kTrailerBytes]());
   Trailer t;
   t.num_keys = static_cast<uint32_t>(
       std::min<size_t>(n, std::numeric_limits<uint32_t>::max()));
+  const KindOps* ops = OpsFor(config_.kind);
   if (n == 0) {
     t.kind = FilterKind::kAlwaysFalse;
   } else {
-    t.kind = FilterKind::kStandardBloom;
-    const uint64_t num_bits = 8 * static_cast<uint64_t>(payload_bytes);
-    const int probes = OptimalStandardBloomProbes(
-        static_cast<double>(num_bits) / static_cast<double>(n));
-    t.params = static_cast<uint32_t>(probes);
-    auto* data = reinterpret_cast<uint8_t*>(block.get());
-    for (uint64_t h : hashes_) standard_bloom::Add(h, num_bits, probes, data);
+    t.kind = config_.kind;
+    auto* payload = reinterpret_cast<uint8_t*>(block.get());
+    if (ops == nullptr || !ops->build(config_, hashes_.data(), n, payload, payload_bytes, &t)) {
+      t = Trailer();  // AlwaysTrue: never a false negative
+      t.num_keys = static_cast<uint32_t>(
+          std::min<size_t>(n, std::numeric_limits<uint32_t>::max()));
+      std::fill(payload, payload + payload_bytes, 0);
+    }
   }
   EncodeTrailer(t, payload_bytes, block.get() + payload_bytes);
+  *len_bytes = payload_bytes + kTrailerBytes;
   hashes_.clear();
   return block;
 }

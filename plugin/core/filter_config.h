@@ -17,8 +17,9 @@ struct FilterConfig {
 // Human-readable name of a kind as used in policy ids ("StandardBloom").
 const char* KindName(FilterKind kind);
 
-// Bits per key a filter of `kind` needs for a predicted FP rate <= fp_rate
-// (0 < fp_rate < 1). May exceed kMaxBitsPerKey; callers refuse that.
-double BitsPerKeyForFpRate(FilterKind kind, double fp_rate);
+// Bits per key a filter of config.kind (and its other settings; bits_per_key
+// is ignored) needs for a predicted FP rate <= fp_rate, 0 < fp_rate < 1.
+// May exceed kMaxBitsPerKey; callers refuse that.
+double BitsPerKeyForFpRate(const FilterConfig& config, double fp_rate);
 
 }  // namespace sstfilter

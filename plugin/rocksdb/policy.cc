@@ -11,6 +11,7 @@
 #include <rocksdb/utilities/options_type.h>
 
 #include "plugin/core/bloom_math.h"
+#include "plugin/core/kind_ops.h"
 #include "plugin/rocksdb/bits_builder.h"
 #include "plugin/rocksdb/bits_reader.h"
 
@@ -116,18 +117,13 @@ std::string PolicyId(FilterKind kind) {
 }
 
 SstFilterPolicy::SstFilterPolicy(FilterKind kind)
-    : kind_(kind), options_{kUnset, kUnset} {
+    : kind_(kind),
+      name_(OpsFor(kind) != nullptr ? PolicyId(kind) : "sstfilter.Invalid"),
+      options_{kUnset, kUnset} {
   RegisterOptions("SstFilterPolicyOptions", &options_, &PolicyOptionTypes());
 }
 
-const char* SstFilterPolicy::Name() const {
-  switch (kind_) {
-    case FilterKind::kStandardBloom: return "sstfilter.StandardBloom";
-    case FilterKind::kBlockedBloom: return "sstfilter.BlockedBloom";
-    case FilterKind::kRibbon: return "sstfilter.Ribbon";
-    default: return "sstfilter.Invalid";
-  }
-}
+const char* SstFilterPolicy::Name() const { return name_.c_str(); }
 
 void SstFilterPolicy::SetBitsPerKey(const std::string& value) {
   const Status s = ParseBitsPerKey(value, &options_.bits_per_key);
@@ -140,7 +136,7 @@ std::string SstFilterPolicy::ConfigError() const {
     return std::string(Name()) + ": set bits_per_key or fp_rate, not both";
   }
   if (!std::isnan(options_.fp_rate) &&
-      BitsPerKeyForFpRate(kind_, options_.fp_rate) > kMaxBitsPerKey) {
+      BitsPerKeyForFpRate(FilterConfig{kind_, 0.0}, options_.fp_rate) > kMaxBitsPerKey) {
     return std::string(Name()) + ": fp_rate " + FormatDouble(options_.fp_rate) +
            " needs more than " + FormatDouble(kMaxBitsPerKey) + " bits per key";
   }
@@ -186,7 +182,7 @@ FilterConfig SstFilterPolicy::ResolvedConfig() const {
     config.bits_per_key = options_.bits_per_key;
   } else if (!std::isnan(options_.fp_rate)) {
     config.bits_per_key =
-        std::min(kMaxBitsPerKey, BitsPerKeyForFpRate(kind_, options_.fp_rate));
+        std::min(kMaxBitsPerKey, BitsPerKeyForFpRate(FilterConfig{kind_, 0.0}, options_.fp_rate));
   } else {
     config.bits_per_key = kDefaultBitsPerKey;
   }

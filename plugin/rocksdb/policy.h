@@ -73,6 +73,7 @@ class SstFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
 
  private:
   FilterKind kind_;
+  std::string name_;
   PolicyOptions options_;
   std::string config_error_;
 };

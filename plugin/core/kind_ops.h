@@ -1,0 +1,38 @@
+// What each filter kind provides to the generic FilterBuilder. Adding a kind
+// means: a FilterKind value (format.h), an ops table in its own
+// <kind>_builder.cc, a case in BuilderOpsFor, a reader with Init/MayMatch/
+// Prefetch and a case in VisitFilter (filter_reader.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "plugin/core/filter_config.h"
+#include "plugin/core/format.h"
+
+namespace sstfilter {
+
+struct KindOps {
+  // Payload bytes (trailer excluded) for num_keys >= 1 distinct hashes.
+  size_t (*payload_bytes)(const FilterConfig& config, size_t num_keys);
+  // Writes the payload (payload_bytes long, zero-filled on entry) from
+  // num_keys >= 1 hashes and sets trailer->params and trailer->seed (and may
+  // change trailer->kind, e.g. to a fallback kind). May reorder `hashes`.
+  // Returns false if it could not build; the builder then writes an
+  // AlwaysTrue block, which is correct but useless.
+  bool (*build)(const FilterConfig& config, uint64_t* hashes, size_t num_keys,
+                uint8_t* payload, size_t payload_bytes, Trailer* trailer);
+  // Predicted FP rate of a filter of this kind holding num_keys keys in
+  // payload_bytes.
+  double (*predicted_fp_rate)(const FilterConfig& config, size_t num_keys,
+                              size_t payload_bytes);
+  // Bits per key this kind needs for a predicted FP rate <= fp_rate.
+  double (*bits_per_key_for_fp_rate)(const FilterConfig& config, double fp_rate);
+};
+
+// nullptr for kinds that are not built from keys (AlwaysTrue/AlwaysFalse).
+const KindOps* OpsFor(FilterKind kind);
+
+extern const KindOps kStandardBloomOps;
+
+}  // namespace sstfilter
