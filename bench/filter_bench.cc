@@ -14,6 +14,17 @@
 //     theoretic bound log2(1/fp) bits per key (FastFilter's "wasted space").
 //   - timings (ns): build per key (AddKey + Finish), single negative and
 //     positive queries, batched negative queries (MultiGet's path).
+//   - temp_bytes_per_key: peak heap bytes held during AddKey + Finish beyond
+//     what was held before and beyond the finished filter itself, per key.
+//     Counted by replacing the global operator new/delete (every sized and
+//     aligned form) with versions that add malloc_usable_size to an atomic
+//     counter, so RocksDB's builders are measured exactly like ours.
+//   - FP queries are scaled so the overhead's own noise stays below
+//     --max_overhead_noise points: overhead = bits / log2(1/fp) - 1 has
+//     sd ~ (1 + overhead) / (ln(1/fp) sqrt(false positives)), so 0.3 points
+//     at fp = 1e-6 needs ~580 false positives, ~5e8 queries. Keys beyond
+//     --queries are generated on the fly, in chunks; only the FP count uses
+//     them (timings use the first --queries).
 //
 // Keys: 16 bytes, an 8-byte fixed prefix then a bijective mix of a 64-bit
 // index, little-endian. Positives use indices [0, keys), negatives
@@ -26,6 +37,8 @@
 #include <rocksdb/convenience.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
+
+#include <malloc.h>
 
 #include <algorithm>
 #include <chrono>
@@ -41,6 +54,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/heap_counter.h"
 #include "plugin/rocksdb/bits_builder.h"
 #include "plugin/rocksdb/register.h"
 #include "table/block_based/filter_policy_internal.h"
@@ -50,7 +64,9 @@ DEFINE_string(filters, "sstfilter.StandardBloom,rocksdb.Bloom,rocksdb.Ribbon",
               "are RocksDB's built-ins (NewBloomFilterPolicy / "
               "NewRibbonFilterPolicy); 'sstfilter.*' expands to every "
               "registered sstfilter kind; any other name N is created from "
-              "the id 'N:<bits_per_key>' through RocksDB's object registry.");
+              "the id 'N:<bits_per_key>' through RocksDB's object registry; "
+              "'N/opt=v' adds policy options, e.g. "
+              "sstfilter.BlockedBloom/lines_per_key=2.");
 DEFINE_string(bits_per_key, "6,10,16,20",
               "Comma-separated bits-per-key values to configure each filter "
               "with (fractions allowed).");
@@ -68,6 +84,12 @@ DEFINE_uint64(seed, 0, "Seed for the key sets; same seed, same keys.");
 DEFINE_int32(batch, 32, "Keys per batched MayMatch call (1..32).");
 DEFINE_int32(repeat, 3,
              "Timed passes per measurement; the fastest is reported.");
+DEFINE_double(max_overhead_noise, 0.3,
+              "Query enough negatives that one standard deviation of "
+              "overhead_pct's sampling noise is at most this many points "
+              "(0: exactly --queries).");
+DEFINE_uint64(max_fp_queries, 2000000000,
+              "Upper limit on the negatives queried for the FP rate.");
 DEFINE_double(max_fp_z, 6.0,
               "Warn loudly when a measured FP count exceeds the predicted one "
               "by more than this many standard deviations (0: never).");
@@ -176,7 +198,14 @@ std::shared_ptr<const FilterPolicy> MakePolicy(const std::string& filter,
   ROCKSDB_NAMESPACE::ConfigOptions options;
   // Otherwise an unknown id is "OK" with a null policy.
   options.ignore_unsupported_options = false;
-  const std::string id = filter + ":" + param;
+  // "name/opt=v/opt2=w" passes policy options, e.g.
+  // sstfilter.BlockedBloom/lines_per_key=2 for the high-accuracy mode.
+  std::string id = filter + ":" + param;
+  if (const size_t slash = filter.find('/'); slash != std::string::npos) {
+    std::string opts = filter.substr(slash + 1);
+    std::replace(opts.begin(), opts.end(), '/', ';');
+    id = "{id=" + filter.substr(0, slash) + ";bits_per_key=" + param + ";" + opts + "}";
+  }
   std::shared_ptr<const FilterPolicy> policy;
   const auto status = FilterPolicy::CreateFromString(options, id, &policy);
   if (!status.ok() || policy == nullptr) {
@@ -225,7 +254,8 @@ struct Result {
   std::string param;
   size_t keys = 0;
   size_t filter_bytes = 0;
-  uint64_t queries = 0;
+  uint64_t queries = 0;     // negatives in the timed passes
+  uint64_t fp_queries = 0;  // negatives behind fp_count (>= queries)
   uint64_t fp_count = 0;
   uint64_t false_negatives = 0;
   double expected_fp_rate = kNaN;
@@ -235,17 +265,18 @@ struct Result {
   double neg_query_ns = kNaN;
   double pos_query_ns = kNaN;
   double batch_neg_query_ns = kNaN;
+  double temp_bytes_per_key = kNaN;
 
   double BitsPerKey() const { return filter_bytes * 8.0 / keys; }
-  double FpRate() const { return static_cast<double>(fp_count) / queries; }
+  double FpRate() const { return static_cast<double>(fp_count) / fp_queries; }
   // log2(1/0) is infinite, which would make the overhead a meaningless -100%.
   double OverheadPct() const {
-    if (fp_count == 0 || fp_count >= queries) return kNaN;
+    if (fp_count == 0 || fp_count >= fp_queries) return kNaN;
     return 100.0 * (BitsPerKey() / std::log2(1.0 / FpRate()) - 1.0);
   }
   // FP count is Binomial(queries, p) ~ Poisson for small p: sd = sqrt(mean).
   double FpZ() const {
-    const double expected_count = expected_fp_rate * queries;
+    const double expected_count = expected_fp_rate * fp_queries;
     if (!(expected_count > 0)) return kNaN;
     return (fp_count - expected_count) / std::sqrt(expected_count);
   }
@@ -312,6 +343,29 @@ uint64_t CountBatched(FilterBitsReader* reader, const std::vector<char>& keys) {
   return count;
 }
 
+// Queries negatives beyond --queries (made on the fly, 1M at a time) until
+// the overhead's sampling noise is below --max_overhead_noise points.
+void CountMoreFalsePositives(FilterBitsReader* reader, Result* r) {
+  if (!(FLAGS_max_overhead_noise > 0)) return;
+  // Expected FP rate: the builder's prediction, else what was measured.
+  double p = r->expected_fp_rate;
+  if (!(p > 0) || !(p < 1)) p = std::max<double>(r->fp_count, 1) / r->fp_queries;
+  const double ratio = r->BitsPerKey() / std::log2(1.0 / p);  // 1 + overhead
+  const double sd_per_fp = 100.0 * ratio / std::log(1.0 / p);
+  const double needed_fps = std::pow(sd_per_fp / FLAGS_max_overhead_noise, 2);
+  const uint64_t target = static_cast<uint64_t>(
+      std::min<double>(static_cast<double>(FLAGS_max_fp_queries), needed_fps / p));
+  constexpr uint64_t kChunk = 1 << 20;
+  uint64_t next_index = FLAGS_keys + FLAGS_queries;
+  while (r->fp_queries < target) {
+    const uint64_t count = std::min<uint64_t>(kChunk, target - r->fp_queries);
+    const std::vector<char> keys = MakeKeys(next_index, count, FLAGS_seed);
+    r->fp_count += CountSingle(reader, keys);
+    r->fp_queries += count;
+    next_index += count;
+  }
+}
+
 Result RunOne(const Config& config, const std::vector<char>& positives,
               const std::vector<char>& negatives) {
   const std::string id = config.filter + ":" + config.param;
@@ -331,10 +385,17 @@ Result RunOne(const Config& config, const std::vector<char>& positives,
     std::unique_ptr<FilterBitsBuilder> builder(
         config.policy->GetBuilderWithContext(context));
     if (builder == nullptr) Fatal(id + ": policy returned no builder");
+    buf.reset();
+    const int64_t heap_before = sstfilter_bench::HeapBytes();
+    sstfilter_bench::ResetHeapPeak(heap_before);
     const auto start = Clock::now();
     for (size_t i = 0; i < result.keys; ++i) builder->AddKey(KeyAt(positives, i));
     filter = builder->Finish(&buf);
     const std::chrono::duration<double, std::nano> elapsed = Clock::now() - start;
+    // The finished filter's own allocation is not temporary.
+    const int64_t temp = sstfilter_bench::HeapPeak() - heap_before -
+                         static_cast<int64_t>(malloc_usable_size(const_cast<char*>(buf.get())));
+    result.temp_bytes_per_key = static_cast<double>(temp) / result.keys;
     best_build_ns = std::min(best_build_ns, elapsed.count() / result.keys);
     SetExpectedFpRate(builder.get(), filter.size(), &result);
   }
@@ -365,6 +426,8 @@ Result RunOne(const Config& config, const std::vector<char>& positives,
                                      [&] { return CountSingle(reader.get(), negatives); });
   result.neg_query_ns = neg_ns;
   result.fp_count = fp_count;
+  result.fp_queries = result.queries;
+  CountMoreFalsePositives(reader.get(), &result);
   auto [batch_ns, batch_fp_count] = TimePass(
       "batched negative queries", result.queries,
       [&] { return CountBatched(reader.get(), negatives); });
@@ -413,6 +476,8 @@ std::vector<std::pair<std::string, std::string>> Columns(const Result& r) {
       {"queries", std::to_string(r.queries)},
       {"filter_bytes", std::to_string(r.filter_bytes)},
       {"predictor", r.predictor},
+      {"fp_queries", std::to_string(r.fp_queries)},
+      {"temp_bytes_per_key", Num(r.temp_bytes_per_key, "%.1f")},
   };
 }
 

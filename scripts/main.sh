@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The README's main command: set-up, build, then the comparison benchmark
-# (filter_bench: sstfilter filters beside RocksDB's built-ins, one run).
-# Prints the table; writes out/filter_bench.csv and out/filter_bench.png.
-# Extra arguments go to filter_bench (e.g. --keys=100000).
+# The README's main command: set-up, build, then the comparison benchmarks,
+# sstfilter filters beside RocksDB's built-ins: filter_bench (one filter per
+# configuration) and lsm_bench (wasted reads per miss in a multi-level LSM).
+# Prints both tables; writes out/filter_bench.{csv,png} and
+# out/lsm_bench.{csv,png}. Extra arguments go to filter_bench (e.g.
+# --keys=100000); lsm_bench runs with its defaults.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -17,4 +19,6 @@ step "filter_bench: sstfilter vs RocksDB built-ins"
 ./build/bench/filter_bench --csv=out/filter_bench.csv "$@"
 step "plot"
 gnuplot -e "csv='out/filter_bench.csv'; png='out/filter_bench.png'" bench/plot_filter_bench.gp
-echo "results: out/filter_bench.csv, out/filter_bench.png" >&2
+step "lsm_bench: wasted reads per miss in a multi-level LSM"
+./build/bench/lsm_bench --csv=out/lsm_bench.csv --plot=out/lsm_bench.png
+echo "results: out/filter_bench.csv, out/filter_bench.png, out/lsm_bench.csv, out/lsm_bench.png" >&2

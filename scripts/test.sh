@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: set-up, build, every test, then every test
-# again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# again under AddressSanitizer + UndefinedBehaviorSanitizer, then each fuzz
+# target for 60 s and the concurrency tests under ThreadSanitizer.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -19,4 +20,8 @@ step "tests (ASan + UBSan)"
 
 ASAN_OPTIONS=abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$JOBS"
+step "fuzzing (libFuzzer + ASan + UBSan, 60 s per target)"
+bash scripts/fuzz.sh 60
+step "concurrency tests (ThreadSanitizer)"
+bash scripts/tsan.sh
 step "all tests passed"

@@ -23,6 +23,7 @@
 #include <rocksdb/utilities/options_util.h>
 
 #include "plugin/core/bloom_math.h"
+#include "plugin/core/filter_builder.h"
 #include "plugin/rocksdb/policy.h"
 #include "tests/test_util.h"
 
@@ -124,6 +125,18 @@ class DbTest : public ::testing::Test {
     }
   }
 
+  // One flush, no compaction: a single SST whose filter partitions depend
+  // only on the keys, so FP counts do not vary with background timing.
+  void OpenSingleFile(const std::string& table_options) {
+    rdb::Options options = MakeOptions(table_options);
+    options.write_buffer_size = 64 << 20;
+    options.disable_auto_compactions = true;
+    Open(options);
+    Load();
+    ASSERT_EQ(NumSstFiles(), 1);
+    Open(options_);  // filters read back from disk
+  }
+
   // Every present key is found by Get and MultiGet.
   void ExpectAllPresent() {
     std::string value;
@@ -171,8 +184,13 @@ class DbTest : public ::testing::Test {
   // rate of a standard Bloom filter of `bits_per_key` (large-n form: each
   // SST filter holds thousands of keys, so rounding adds < 0.01 bit/key).
   void ExpectFpRateNear(const FilterStats& s, double bits_per_key) {
+    ExpectFpRateNearPredicted(
+        s, StandardBloomFpRate(bits_per_key, OptimalStandardBloomProbes(bits_per_key)));
+  }
+
+  // The same around any predicted FP rate `p`.
+  void ExpectFpRateNearPredicted(const FilterStats& s, double p) {
     ASSERT_GT(s.negatives_checked(), 20000u) << "the filter was not consulted";
-    const double p = StandardBloomFpRate(bits_per_key, OptimalStandardBloomProbes(bits_per_key));
     const auto bounds = test::PoissonBounds(p * static_cast<double>(s.negatives_checked()));
     EXPECT_GE(static_cast<double>(s.false_positives()), bounds.lo);
     EXPECT_LE(static_cast<double>(s.false_positives()), bounds.hi)
@@ -206,12 +224,9 @@ TEST_F(DbTest, FpRateFollowsTheBudget) {
 }
 
 TEST_F(DbTest, PartitionedFilters) {
-  Open(MakeOptions(
+  OpenSingleFile(
       "filter_policy=sstfilter.StandardBloom:10;partition_filters=true;"
-      "index_type=kTwoLevelIndexSearch;metadata_block_size=1024"));
-  Load();
-  ASSERT_TRUE(db_->CompactRange(rdb::CompactRangeOptions(), nullptr, nullptr).ok());
-  Open(options_);
+      "index_type=kTwoLevelIndexSearch;metadata_block_size=1024");
   ExpectPolicyInEveryTable("sstfilter.StandardBloom");
   rdb::TablePropertiesCollection props;
   ASSERT_TRUE(db_->GetPropertiesOfAllTables(&props).ok());
@@ -300,6 +315,90 @@ TEST_F(DbTest, OptionsFileRoundTrip) {
   ASSERT_TRUE(db_->Flush(rdb::FlushOptions()).ok());
   ExpectPolicyInEveryTable("sstfilter.StandardBloom");
   ExpectFpRateNear(LookUpAbsent(40000), StandardBloomBitsPerKeyForFpRate(0.02));
+}
+
+// Cache-blocked Bloom, both modes, through flush, compaction, reopen and
+// partitioned filters; FP rate around the blocked-Bloom prediction.
+TEST_F(DbTest, BlockedBloomBothModes) {
+  for (int lines : {1, 2}) {
+    SCOPED_TRACE(lines);
+    TearDown();
+    SetUp();
+    const double bpk = lines == 1 ? 10.0 : 16.0;
+    const std::string policy = "filter_policy={id=sstfilter.BlockedBloom;bits_per_key=" +
+                               std::to_string(static_cast<int>(bpk)) +
+                               ";lines_per_key=" + std::to_string(lines) + "}";
+    const double p =
+        BlockedBloomFpRate(bpk, OptimalBlockedBloomProbes(bpk, lines), lines);
+    Open(MakeOptions(policy));
+    Load();
+    ExpectAllPresent();
+    ExpectFpRateNearPredicted(LookUpAbsent(60000), p);
+    ASSERT_TRUE(db_->CompactRange(rdb::CompactRangeOptions(), nullptr, nullptr).ok());
+    Open(options_);
+    ExpectPolicyInEveryTable("sstfilter.BlockedBloom");
+    ExpectAllPresent();
+    ExpectFpRateNearPredicted(LookUpAbsent(60000), p);
+  }
+}
+
+TEST_F(DbTest, BlockedBloomPartitioned) {
+  OpenSingleFile(
+      "filter_policy=sstfilter.BlockedBloom:10;partition_filters=true;"
+      "index_type=kTwoLevelIndexSearch;metadata_block_size=1024");
+  ExpectPolicyInEveryTable("sstfilter.BlockedBloom");
+  ExpectAllPresent();
+  // Partitions are cut when a ~1 KiB filter is full: 768 keys in 15 lines.
+  FilterBuilder builder(FilterConfig{FilterKind::kBlockedBloom, 10.0, 1});
+  const size_t keys = builder.KeysForBytes(1024);
+  ExpectFpRateNearPredicted(LookUpAbsent(60000),
+                            builder.PredictedFpRate(keys, builder.BytesForKeys(keys)));
+}
+
+// Ribbon (kind 5): its FP rate depends on the filter's own layout, so the
+// prediction is the builder's, averaged over the SST files weighted by the
+// keys each holds (lookups land in files in proportion to their key ranges).
+double RibbonPredictedFp(double bits_per_key, const std::vector<uint64_t>& keys_per_filter) {
+  FilterBuilder builder(FilterConfig{FilterKind::kRibbon, bits_per_key});
+  double weighted = 0, total = 0;
+  for (uint64_t n : keys_per_filter) {
+    weighted += n * builder.PredictedFpRate(n, builder.BytesForKeys(n));
+    total += n;
+  }
+  return weighted / total;
+}
+
+TEST_F(DbTest, RibbonFlushCompactReopen) {
+  constexpr double kBitsPerKey = 7.3;  // fractional: r_lo = 7 and 8 mixed
+  Open(MakeOptions("filter_policy=sstfilter.Ribbon:7.3"));
+  Load();
+  EXPECT_GE(NumSstFiles(), 4) << "want several SST files";
+  ExpectAllPresent();
+  ASSERT_TRUE(db_->CompactRange(rdb::CompactRangeOptions(), nullptr, nullptr).ok());
+  Open(options_);
+  ExpectPolicyInEveryTable("sstfilter.Ribbon");
+  ExpectAllPresent();
+  rdb::TablePropertiesCollection props;
+  ASSERT_TRUE(db_->GetPropertiesOfAllTables(&props).ok());
+  std::vector<uint64_t> keys_per_filter;
+  for (const auto& [file, p] : props) keys_per_filter.push_back(p->num_entries);
+  ExpectFpRateNearPredicted(LookUpAbsent(60000), RibbonPredictedFp(kBitsPerKey, keys_per_filter));
+}
+
+TEST_F(DbTest, RibbonPartitioned) {
+  OpenSingleFile(
+      "filter_policy=sstfilter.Ribbon:10;partition_filters=true;"
+      "index_type=kTwoLevelIndexSearch;metadata_block_size=1024");
+  ExpectPolicyInEveryTable("sstfilter.Ribbon");
+  rdb::TablePropertiesCollection props;
+  ASSERT_TRUE(db_->GetPropertiesOfAllTables(&props).ok());
+  for (const auto& [file, p] : props) EXPECT_GT(p->index_partitions, 0u) << file;
+  ExpectAllPresent();
+  // Partitions are cut at ~1 KiB of filter: ~800 keys each, a Ribbon of a
+  // few BuRR blocks whose predicted rate is a little above the large-n one.
+  FilterBuilder builder(FilterConfig{FilterKind::kRibbon, 10.0});
+  const uint64_t keys_per_partition = builder.KeysForBytes(1024);
+  ExpectFpRateNearPredicted(LookUpAbsent(60000), RibbonPredictedFp(10.0, {keys_per_partition}));
 }
 
 // Documents RocksDB 7.8's trap that README explains: an unregistered policy

@@ -56,5 +56,50 @@ TEST(GoldenTest, StandardBloom7Keys6Point5BitsPerKey) {
             "05000000" "07000000" "0000" "03" "01" "0ca83c1e");
 }
 
+TEST(GoldenTest, BlockedBloom60Keys10BitsPerKey) {
+  // 600 bits -> 2 lines of 64 bytes = 17.1 actual bits/key -> 10 probes, 1 line per key.
+  EXPECT_EQ(BuildHex(FilterConfig{FilterKind::kBlockedBloom, 10, 1}, 60),
+            "7dcb82732f4786e340e661d29814b08fca72a1176627bf95bcbe3d0765043525"
+            "90b955c7511df5a96192562e381a28e8d61afc3b103c7a496868f10bb0345d12"
+            "c60b8514a202f1d1e1f64039d4076463407484f2905a628d11a001f67054710f"
+            "be560e0a58ad6f14e2049be80bce0a42093285a87972170072b4e1a251404496"
+            "0a010000" "3c000000" "0000" "04" "01" "0258d964");
+}
+
+TEST(GoldenTest, BlockedBloomTwoLines20Keys20BitsPerKey) {
+  // 400 bits -> 1 line; 25.6 bits/key, 12.8 per line -> 8 probes per line.
+  EXPECT_EQ(BuildHex(FilterConfig{FilterKind::kBlockedBloom, 20, 2}, 20),
+            "4d3a82736614dfca69e4639e5b8600eeceaab9966830a2c58ce0278761c43906"
+            "b64b3dc0dd1f85b1aad592101e9013b891026526613eb2d06c98d982e3213613"
+            "08020000" "14000000" "0000" "04" "01" "f6c46d1b");
+}
+
+TEST(GoldenTest, Ribbon60Keys6Point5BitsPerKey) {
+  // 60 keys * 6.5 bits = 390 bits -> 49 bytes: one plain layer of one
+  // 64-slot block, (49 - 3) / 8 = 5 columns (words), all r_lo (lower_blocks
+  // = 1 = total). Header 01 01 (lower_blocks, blocks of layer 0), length 02.
+  // params 0x09020e25: r_lo 5, 1 layer, B = 2^7, t1 16, t2 36.
+  EXPECT_EQ(BuildHex(FilterConfig{FilterKind::kRibbon, 6.5}, 60),
+            "c748de11afce5016" "c905fd1038e9d310" "3cbef2c74b60d318" "58c869555b3a4702"
+            "96aeb392c862ed18" "000000000000" "0101" "02"
+            "250e0209" "3c000000" "0000" "05" "01" "952d622e");
+}
+
+TEST(GoldenTest, Ribbon2000Keys7Point3BitsPerKey) {
+  // Two layers (30 + 2 blocks), 29 blocks of 7 columns then 3 of 8, codes
+  // for layer 0's buckets. 1841 bytes: pinned by their XXH3 and the tail
+  // (header 1d 1e 02 = lower_blocks 29, 30 and 2 blocks; length 03; trailer
+  // with params 0x09020e47: r_lo 7, 2 layers).
+  const std::string hex = BuildHex(FilterConfig{FilterKind::kRibbon, 7.3}, 2000);
+  ASSERT_EQ(hex.size(), 2 * 1841u);
+  EXPECT_EQ(hex.substr(hex.size() - 48),
+            "50420000" "1d1e02" "03" "470e0209" "d0070000" "0000" "05" "01" "b5a7c21b");
+  std::string bytes;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    bytes.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  EXPECT_EQ(XXH3_64bits(bytes.data(), bytes.size()), 0x2d4247afa704b7b2ULL);
+}
+
 }  // namespace
 }  // namespace sstfilter

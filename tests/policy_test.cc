@@ -27,7 +27,10 @@ using ROCKSDB_NAMESPACE::ConfigOptions;
 using ROCKSDB_NAMESPACE::FilterPolicy;
 using ROCKSDB_NAMESPACE::Status;
 
+// From scratch: RocksDB merges the options of an existing policy with the
+// same id into the new one (see ReconfiguringMergesExistingOptions).
 Status Create(const std::string& value, std::shared_ptr<const FilterPolicy>* policy) {
+  policy->reset();
   ConfigOptions config_options;
   config_options.ignore_unsupported_options = false;
   return FilterPolicy::CreateFromString(config_options, value, policy);
@@ -101,6 +104,54 @@ TEST(PolicyTest, BadValuesAreRefusedWithAClearStatus) {
     EXPECT_NE(s.ToString().find(c.message), std::string::npos)
         << c.value << ": " << s.ToString();
   }
+}
+
+TEST(PolicyTest, BlockedBloomHighAccuracyOption) {
+  std::shared_ptr<const FilterPolicy> policy;
+  ASSERT_TRUE(Create("{id=sstfilter.BlockedBloom;bits_per_key=20;lines_per_key=2}", &policy).ok());
+  auto* p = dynamic_cast<const SstFilterPolicy*>(policy.get());
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->ResolvedConfig().lines_per_key, 2);
+  EXPECT_EQ(p->ResolvedConfig().bits_per_key, 20.0);
+  ASSERT_TRUE(Create("sstfilter.BlockedBloom:20", &policy).ok());
+  EXPECT_EQ(dynamic_cast<const SstFilterPolicy*>(policy.get())->ResolvedConfig().lines_per_key, 1);
+  // Sized from an FP rate, the two-line mode needs less memory.
+  ASSERT_TRUE(Create("{id=sstfilter.BlockedBloom;fp_rate=0.0001;lines_per_key=2}", &policy).ok());
+  const double two = ResolvedBitsPerKey(policy);
+  ASSERT_TRUE(Create("{id=sstfilter.BlockedBloom;fp_rate=0.0001}", &policy).ok());
+  EXPECT_LT(two, ResolvedBitsPerKey(policy));
+  for (const char* bad : {"{id=sstfilter.BlockedBloom;lines_per_key=0}",
+                          "{id=sstfilter.BlockedBloom;lines_per_key=3}",
+                          "{id=sstfilter.BlockedBloom;lines_per_key=1.5}",
+                          "{id=sstfilter.StandardBloom;lines_per_key=2}"}) {
+    const Status s = Create(bad, &policy);
+    EXPECT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.ToString().find("lines_per_key"), std::string::npos) << s.ToString();
+  }
+}
+
+// RocksDB's Customizable::GetOptionsMap keeps the options of a current
+// policy with the same id that the new string does not mention. Adding an
+// option works as expected; switching between bits_per_key and fp_rate on
+// top of an existing policy is refused (both end up set) - README says to
+// start from filter_policy=nullptr.
+TEST(PolicyTest, ReconfiguringMergesExistingOptions) {
+  ConfigOptions config_options;
+  std::shared_ptr<const FilterPolicy> policy;
+  ASSERT_TRUE(FilterPolicy::CreateFromString(config_options, "sstfilter.BlockedBloom:20", &policy).ok());
+  ASSERT_TRUE(FilterPolicy::CreateFromString(
+                  config_options, "{id=sstfilter.BlockedBloom;lines_per_key=2}", &policy)
+                  .ok());
+  auto* p = dynamic_cast<const SstFilterPolicy*>(policy.get());
+  EXPECT_EQ(p->ResolvedConfig().bits_per_key, 20.0);
+  EXPECT_EQ(p->ResolvedConfig().lines_per_key, 2);
+  const Status s = FilterPolicy::CreateFromString(
+      config_options, "{id=sstfilter.BlockedBloom;fp_rate=0.001}", &policy);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  policy.reset();
+  EXPECT_TRUE(FilterPolicy::CreateFromString(
+                  config_options, "{id=sstfilter.BlockedBloom;fp_rate=0.001}", &policy)
+                  .ok());
 }
 
 // Through an options string, RocksDB 7.8 drops filter_policy parse errors

@@ -21,13 +21,25 @@ inline std::vector<FilterConfig> AllConfigs() {
   for (double bpk : {6.0, 10.0, 16.0}) {
     configs.push_back(FilterConfig{FilterKind::kStandardBloom, bpk});
   }
+  for (double bpk : {6.0, 10.0, 20.0}) {
+    configs.push_back(FilterConfig{FilterKind::kBlockedBloom, bpk, 1});
+  }
+  configs.push_back(FilterConfig{FilterKind::kBlockedBloom, 20.0, 2});
+  // Ribbon: integer and fractional budgets (6.5 and 7.3 mix column counts).
+  for (double bpk : {4.0, 6.5, 7.3, 10.0, 16.0}) {
+    configs.push_back(FilterConfig{FilterKind::kRibbon, bpk});
+  }
   return configs;
 }
 
 inline std::string ConfigName(const FilterConfig& c) {
   std::string bpk = std::to_string(c.bits_per_key);
   bpk = bpk.substr(0, bpk.find('.'));
-  return std::string(KindName(c.kind)) + "_" + bpk;
+  // Fractional budgets get their tenths ("6p5"), so 6 and 6.5 stay distinct.
+  const int tenths = static_cast<int>(std::lround(c.bits_per_key * 10)) % 10;
+  if (tenths != 0) bpk += "p" + std::to_string(tenths);
+  return std::string(KindName(c.kind)) + "_" + bpk +
+         (c.lines_per_key > 1 ? "_lines" + std::to_string(c.lines_per_key) : "");
 }
 
 // Key i of a family: 8 bytes of family tag then the index little-endian,

@@ -19,15 +19,28 @@
 #include <vector>
 
 #include "plugin/core/filter_config.h"
+#include "plugin/core/hash_chunks.h"
 
 namespace sstfilter {
+
+struct KindOps;
+struct Trailer;
+
+// A finished block: `len` bytes at `data`, which points into `owner` and is
+// aligned to kBlockAlignment.
+struct FinishedBlock {
+  std::unique_ptr<char[]> owner;
+  const char* data = nullptr;
+  size_t len = 0;
+};
+constexpr size_t kBlockAlignment = 64;
 
 class FilterBuilder {
  public:
   explicit FilterBuilder(const FilterConfig& config) : config_(config) {}
 
   void AddKeyHash(uint64_t h) {
-    if (hashes_.empty() || hashes_.back() != h) hashes_.push_back(h);
+    if (hashes_.empty() || hashes_.back() != h) hashes_.Append(h);
   }
   size_t NumKeyHashes() const { return hashes_.size(); }
 
@@ -36,15 +49,24 @@ class FilterBuilder {
   // Predicted FP rate of a block of `len_bytes` holding `num_keys` keys.
   double PredictedFpRate(size_t num_keys, size_t len_bytes) const;
 
-  std::unique_ptr<char[]> Finish(size_t* len_bytes);
+  // With `kept_hashes`, the hashes the block was built from (in some order)
+  // are moved there instead of being dropped, so the caller can verify the
+  // block against them (RocksDB's detect_filter_construct_corruption).
+  std::unique_ptr<char[]> Finish(size_t* len_bytes,
+                                 std::vector<uint64_t>* kept_hashes = nullptr);
+  // The same, without the final move to the start of the allocation: what
+  // the RocksDB adapter uses (its Finish returns a Slice into the buffer).
+  FinishedBlock FinishAligned(std::vector<uint64_t>* kept_hashes = nullptr);
 
   const FilterConfig& config() const { return config_; }
 
  private:
   size_t PayloadBytes(size_t num_keys) const;
+  bool BuildPayload(const KindOps& ops, uint8_t* payload, size_t payload_bytes, Trailer* t);
 
   FilterConfig config_;
-  std::vector<uint64_t> hashes_;
+  HashChunks hashes_;
+  std::vector<uint64_t> contiguous_;  // only during Finish of a non-streaming kind
 };
 
 }  // namespace sstfilter

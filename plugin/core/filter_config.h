@@ -12,6 +12,9 @@ struct FilterConfig {
   // Filter memory per distinct key, trailer excluded: the payload of a filter
   // of n keys is ceil(bits_per_key * n / 8) bytes.
   double bits_per_key = 10.0;
+  // BlockedBloom only: lines each key's probes spread over (1, or 2 for the
+  // high-accuracy mode; see blocked_bloom.h).
+  int lines_per_key = 1;
 };
 
 // Human-readable name of a kind as used in policy ids ("StandardBloom").

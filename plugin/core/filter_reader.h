@@ -9,7 +9,9 @@
 
 #include <cstddef>
 
+#include "plugin/core/blocked_bloom.h"
 #include "plugin/core/format.h"
+#include "plugin/core/ribbon.h"
 #include "plugin/core/standard_bloom.h"
 #include "plugin/core/trivial_readers.h"
 
@@ -28,6 +30,16 @@ auto VisitFilter(const char* data, size_t len_bytes, Visitor&& visit) {
       case FilterKind::kStandardBloom: {
         StandardBloomReader r;
         if (StandardBloomReader::Init(block, &r)) return visit(r);
+        break;
+      }
+      case FilterKind::kBlockedBloom: {
+        BlockedBloomReader r;
+        if (BlockedBloomReader::Init(block, &r)) return visit(r);
+        break;
+      }
+      case FilterKind::kRibbon: {
+        RibbonReader r;
+        if (RibbonReader::Init(block, &r)) return visit(r);
         break;
       }
       default:

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include <xxhash.h>
+#include "plugin/core/hash.h"
 
 namespace sstfilter {
 namespace {

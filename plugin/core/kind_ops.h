@@ -9,6 +9,7 @@
 
 #include "plugin/core/filter_config.h"
 #include "plugin/core/format.h"
+#include "plugin/core/hash_chunks.h"
 
 namespace sstfilter {
 
@@ -28,11 +29,18 @@ struct KindOps {
                               size_t payload_bytes);
   // Bits per key this kind needs for a predicted FP rate <= fp_rate.
   double (*bits_per_key_for_fp_rate)(const FilterConfig& config, double fp_rate);
+  // Optional (last, so tables that omit it stay valid): the same as build, reading the hashes from their chunks in
+  // order without making them contiguous (no copy, no extra memory). Used
+  // instead of build when set.
+  bool (*build_streaming)(const FilterConfig& config, const HashChunks& hashes,
+                          uint8_t* payload, size_t payload_bytes, Trailer* trailer);
 };
 
 // nullptr for kinds that are not built from keys (AlwaysTrue/AlwaysFalse).
 const KindOps* OpsFor(FilterKind kind);
 
 extern const KindOps kStandardBloomOps;
+extern const KindOps kBlockedBloomOps;
+extern const KindOps kRibbonOps;
 
 }  // namespace sstfilter

@@ -31,6 +31,18 @@ bool Build(const FilterConfig&, uint64_t* hashes, size_t num_keys, uint8_t* payl
   return true;
 }
 
+bool BuildStreaming(const FilterConfig&, const HashChunks& hashes, uint8_t* payload,
+                    size_t payload_bytes, Trailer* trailer) {
+  const uint64_t num_bits = 8 * static_cast<uint64_t>(payload_bytes);
+  const int probes = Probes(hashes.size(), payload_bytes);
+  hashes.ForEachChunk([&](const uint64_t* h, size_t n) {
+    for (size_t i = 0; i < n; ++i) standard_bloom::Add(h[i], num_bits, probes, payload);
+  });
+  trailer->params = static_cast<uint32_t>(probes);
+  trailer->seed = 0;
+  return true;
+}
+
 double PredictedFpRate(const FilterConfig&, size_t num_keys, size_t payload_bytes) {
   if (payload_bytes == 0) return 1.0;
   return StandardBloomFpRate(static_cast<double>(num_keys),
@@ -44,6 +56,7 @@ double BitsPerKeyForFp(const FilterConfig&, double fp_rate) {
 
 }  // namespace
 
-const KindOps kStandardBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp};
+const KindOps kStandardBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp,
+                                   BuildStreaming};
 
 }  // namespace sstfilter

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "plugin/core/filter_builder.h"
 #include "plugin/rocksdb/compat.h"
@@ -11,7 +12,11 @@ namespace sstfilter {
 
 class SstFilterBitsBuilder : public ROCKSDB_NAMESPACE::FilterBitsBuilder {
  public:
-  explicit SstFilterBitsBuilder(const FilterConfig& config) : core_(config) {}
+  // `detect_construct_corruption` is BlockBasedTableOptions::
+  // detect_filter_construct_corruption, passed on by the policy.
+  explicit SstFilterBitsBuilder(const FilterConfig& config,
+                                bool detect_construct_corruption = false)
+      : core_(config), detect_construct_corruption_(detect_construct_corruption) {}
 
   void AddKey(const ROCKSDB_NAMESPACE::Slice& key) override;
 #if SSTF_HAS_ADD_KEY_AND_ALT
@@ -24,6 +29,20 @@ class SstFilterBitsBuilder : public ROCKSDB_NAMESPACE::FilterBitsBuilder {
   size_t EstimateEntriesAdded() override { return core_.NumKeyHashes(); }
   using ROCKSDB_NAMESPACE::FilterBitsBuilder::Finish;
   ROCKSDB_NAMESPACE::Slice Finish(std::unique_ptr<const char[]>* buf) override;
+  // As RocksDB's built-in builders: with detect_construct_corruption, the
+  // hashes the filter is built from are checked against an XOR of the
+  // hashes as they were added (catches memory corruption of the hash list)
+  // and kept until MaybePostVerify. RocksDB 7.8 always calls this form.
+  ROCKSDB_NAMESPACE::Slice Finish(std::unique_ptr<const char[]>* buf,
+                                  ROCKSDB_NAMESPACE::Status* status) override;
+  // Re-queries every kept hash against `filter_content` (what RocksDB is
+  // about to write) and returns Corruption on any miss, i.e. on any damage
+  // that would be a false negative. Like RocksDB's own check it cannot
+  // tell a damaged trailer (the block then reads as "may match") from a
+  // legitimate fallback block: costly, but never a wrong answer. OK and
+  // no work when detection is off.
+  ROCKSDB_NAMESPACE::Status MaybePostVerify(
+      const ROCKSDB_NAMESPACE::Slice& filter_content) override;
   size_t ApproximateNumEntries(size_t bytes) override {
     return core_.KeysForBytes(bytes);
   }
@@ -35,7 +54,17 @@ class SstFilterBitsBuilder : public ROCKSDB_NAMESPACE::FilterBitsBuilder {
   }
 
  private:
+  friend class SstFilterBitsBuilderTestPeer;  // damages hash_xor_ in a test
+
+  void AddHash(uint64_t h);
+
   FilterBuilder core_;
+  const bool detect_construct_corruption_;
+  // With detection on: XOR of the distinct hashes added since Finish, the
+  // hashes the last Finish built from, and what its check found.
+  uint64_t hash_xor_ = 0;
+  std::vector<uint64_t> kept_hashes_;
+  ROCKSDB_NAMESPACE::Status construct_status_;
 #if SSTF_HAS_ADD_KEY_AND_ALT
   bool have_alt_ = false;
   uint64_t last_alt_hash_ = 0;

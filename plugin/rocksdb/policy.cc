@@ -64,6 +64,14 @@ Status ParseFpRate(const std::string& value, double* out) {
   return Status::OK();
 }
 
+Status ParseLinesPerKey(const std::string& value, double* out) {
+  if (value != "1" && value != "2") {
+    return Status::InvalidArgument("sstfilter: lines_per_key must be 1 or 2, got '" + value + "'");
+  }
+  *out = value == "1" ? 1.0 : 2.0;
+  return Status::OK();
+}
+
 // Shortest decimal that parses back to exactly `v`, so OPTIONS files keep
 // what the user wrote ("10", "0.01") and round-trip exactly.
 std::string FormatDouble(double v) {
@@ -106,6 +114,7 @@ const std::unordered_map<std::string, OptionTypeInfo>& PolicyOptionTypes() {
   static const auto* types = new std::unordered_map<std::string, OptionTypeInfo>{
       {"bits_per_key", DoubleOption(offsetof(PolicyOptions, bits_per_key), ParseBitsPerKey)},
       {"fp_rate", DoubleOption(offsetof(PolicyOptions, fp_rate), ParseFpRate)},
+      {"lines_per_key", DoubleOption(offsetof(PolicyOptions, lines_per_key), ParseLinesPerKey)},
   };
   return *types;
 }
@@ -119,7 +128,7 @@ std::string PolicyId(FilterKind kind) {
 SstFilterPolicy::SstFilterPolicy(FilterKind kind)
     : kind_(kind),
       name_(OpsFor(kind) != nullptr ? PolicyId(kind) : "sstfilter.Invalid"),
-      options_{kUnset, kUnset} {
+      options_{kUnset, kUnset, kUnset} {
   RegisterOptions("SstFilterPolicyOptions", &options_, &PolicyOptionTypes());
 }
 
@@ -135,8 +144,11 @@ std::string SstFilterPolicy::ConfigError() const {
   if (!std::isnan(options_.bits_per_key) && !std::isnan(options_.fp_rate)) {
     return std::string(Name()) + ": set bits_per_key or fp_rate, not both";
   }
+  if (!std::isnan(options_.lines_per_key) && kind_ != FilterKind::kBlockedBloom) {
+    return std::string(Name()) + ": lines_per_key applies to sstfilter.BlockedBloom only";
+  }
   if (!std::isnan(options_.fp_rate) &&
-      BitsPerKeyForFpRate(FilterConfig{kind_, 0.0}, options_.fp_rate) > kMaxBitsPerKey) {
+      BitsPerKeyForFpRateCached() > kMaxBitsPerKey) {
     return std::string(Name()) + ": fp_rate " + FormatDouble(options_.fp_rate) +
            " needs more than " + FormatDouble(kMaxBitsPerKey) + " bits per key";
   }
@@ -175,14 +187,32 @@ Status SstFilterPolicy::ValidateOptions(
   return FilterPolicy::ValidateOptions(db_opts, cf_opts);
 }
 
-FilterConfig SstFilterPolicy::ResolvedConfig() const {
+// Sizing from an FP rate can take tens of ms (the exact blocked-Bloom
+// formula), and builders are made per SST file: remember the answer.
+double SstFilterPolicy::BitsPerKeyForFpRateCached() const {
+  const FilterConfig config = ResolvedConfigWithoutBudget();
+  std::lock_guard<std::mutex> lock(fp_cache_mu_);
+  if (!(fp_cache_.fp_rate == options_.fp_rate && fp_cache_.lines_per_key == config.lines_per_key)) {
+    fp_cache_ = {options_.fp_rate, config.lines_per_key,
+                 BitsPerKeyForFpRate(config, options_.fp_rate)};
+  }
+  return fp_cache_.bits_per_key;
+}
+
+FilterConfig SstFilterPolicy::ResolvedConfigWithoutBudget() const {
   FilterConfig config;
   config.kind = kind_;
+  config.lines_per_key =
+      std::isnan(options_.lines_per_key) ? 1 : static_cast<int>(options_.lines_per_key);
+  return config;
+}
+
+FilterConfig SstFilterPolicy::ResolvedConfig() const {
+  FilterConfig config = ResolvedConfigWithoutBudget();
   if (!std::isnan(options_.bits_per_key)) {
     config.bits_per_key = options_.bits_per_key;
   } else if (!std::isnan(options_.fp_rate)) {
-    config.bits_per_key =
-        std::min(kMaxBitsPerKey, BitsPerKeyForFpRate(FilterConfig{kind_, 0.0}, options_.fp_rate));
+    config.bits_per_key = std::min(kMaxBitsPerKey, BitsPerKeyForFpRateCached());
   } else {
     config.bits_per_key = kDefaultBitsPerKey;
   }
@@ -190,11 +220,12 @@ FilterConfig SstFilterPolicy::ResolvedConfig() const {
 }
 
 ROCKSDB_NAMESPACE::FilterBitsBuilder* SstFilterPolicy::GetBuilderWithContext(
-    const ROCKSDB_NAMESPACE::FilterBuildingContext&) const {
+    const ROCKSDB_NAMESPACE::FilterBuildingContext& context) const {
   // Unreachable through RocksDB's checks (DB::Open validates); if someone
   // bypasses them, write no filter rather than one the user did not ask for.
   if (!ConfigError().empty()) return nullptr;
-  return new SstFilterBitsBuilder(ResolvedConfig());
+  return new SstFilterBitsBuilder(ResolvedConfig(),
+                                  context.table_options.detect_filter_construct_corruption);
 }
 
 ROCKSDB_NAMESPACE::FilterBitsReader* SstFilterPolicy::GetFilterBitsReader(

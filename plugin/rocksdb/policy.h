@@ -6,6 +6,7 @@
 //   sstfilter.<Kind>:<bits_per_key>     actual filter memory per key
 //   {id=sstfilter.<Kind>;bits_per_key=B}
 //   {id=sstfilter.<Kind>;fp_rate=P}     sized for a target FP rate
+//   {id=sstfilter.BlockedBloom;...;lines_per_key=2}   high-accuracy mode
 // bits_per_key and fp_rate are exclusive.
 //
 // Invalid configurations are never replaced by a default. RocksDB 7.8
@@ -19,6 +20,7 @@
 // every case by ValidateOptions, i.e. DB::Open refuses to open.
 #pragma once
 
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
@@ -36,6 +38,7 @@ constexpr const char* kCompatibilityName = "sstfilter";
 struct PolicyOptions {
   double bits_per_key;
   double fp_rate;
+  double lines_per_key;  // BlockedBloom only: 1 or 2
 };
 
 class SstFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
@@ -57,6 +60,8 @@ class SstFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
 
   // The configuration builders get: fp_rate resolved to bits per key.
   FilterConfig ResolvedConfig() const;
+  // The same before the memory budget is decided.
+  FilterConfig ResolvedConfigWithoutBudget() const;
   // Parses the <bits_per_key> of a "sstfilter.<Kind>:<bits_per_key>" id;
   // a bad value poisons the policy.
   void SetBitsPerKey(const std::string& value);
@@ -72,9 +77,18 @@ class SstFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
       std::unordered_map<std::string, std::string>* unused) override;
 
  private:
+  double BitsPerKeyForFpRateCached() const;
+
   FilterKind kind_;
   std::string name_;
   PolicyOptions options_;
+  struct FpCache {
+    double fp_rate;
+    int lines_per_key;
+    double bits_per_key;
+  };
+  mutable std::mutex fp_cache_mu_;
+  mutable FpCache fp_cache_{-1.0, 0, 0.0};
   std::string config_error_;
 };
 

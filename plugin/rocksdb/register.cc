@@ -17,7 +17,9 @@
 namespace sstfilter {
 namespace {
 
-constexpr FilterKind kRegisteredKinds[] = {FilterKind::kStandardBloom};
+constexpr FilterKind kRegisteredKinds[] = {FilterKind::kStandardBloom,
+                                           FilterKind::kBlockedBloom,
+                                           FilterKind::kRibbon};
 
 }  // namespace
 

@@ -1,0 +1,534 @@
+// lsm_bench: wasted reads per miss in a real multi-level LSM, sstfilter
+// policies beside RocksDB's built-ins, every one given the same filter memory.
+//
+// For every --policies name × --bits_per_key budget it builds a database
+// through RocksDB's normal write path (memtable flushes, leveled compaction)
+// from the same deterministic key stream, then, on the reopened database:
+//   - checks the filter policy named by every SST file (table property
+//     rocksdb.filter.policy) against the policy requested, and measures the
+//     actual filter memory, filter bytes × 8 / filter entries over all files.
+//     A wrong policy is fatal: no numbers are ever reported under a filter's
+//     name for a database that ran without it (DESIGN.md's "trap").
+//   - looks up --misses absent keys, spread uniformly over the key space so
+//     they fall inside the SST files' key ranges, with Get and MultiGet, and
+//     counts wasted reads per miss = false positives / absent lookups
+//     (statistics: full.positive − full.true.positive), the FP rate, the FP
+//     rate per level (per-level perf context) and, as a cross-check, the data
+//     blocks actually read (perf context block_read_count, see lsm_stats.h).
+//   - looks up --hits present keys with Get and MultiGet: every one must be
+//     found with its value, else the exit status is non-zero.
+//
+// Shape of the default run: 500k keys of 16 bytes with 32-byte values, no
+// compression (~30 MB of SST data); a flush every 2000 keys (~120 KB L0
+// files), L0 trigger 4, L1 target 128 KiB, multiplier 10, files of 64 KiB in
+// L1 doubling per level. Compaction is deterministic (lsm_compactor.h), so
+// every policy gets the same LSM, file for file: L0..L4 hold 2/1/10/52/56
+// files and an absent key consults 4.6 of them (2 in L0, ~0.1 in L1, ~0.85
+// to ~0.9 in L2-L4, whose files do not cover the whole key space). The last
+// --l0_tail_flushes memtables are flushed with no compaction after them, so
+// L0 holds files too, as it usually does in a database taking writes.
+//
+// rocksdb.Ribbon's setting is "Bloom-equivalent" (10 gives ~7 actual bits
+// per key), so it is calibrated by bisection over trial filters
+// (lsm_policies.h): 14.6 for 10 actual bits per key. It is built with
+// bloom_before_level=-1 (Ribbon in every file): RocksDB's default writes
+// Bloom filters for flushes, at a different memory per key than the budget.
+//
+//   ./build/bench/lsm_bench --bits_per_key=10 --csv=out/lsm_bench.csv
+//       --plot=out/lsm_bench.png   (one command line)
+#include <gflags/gflags.h>
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/options.h>
+#include <rocksdb/statistics.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/lsm_compactor.h"
+#include "bench/lsm_keys.h"
+#include "bench/lsm_policies.h"
+#include "bench/lsm_report.h"
+#include "bench/lsm_stats.h"
+#include "plugin/rocksdb/register.h"
+
+DEFINE_string(policies, "none,rocksdb.Bloom,rocksdb.Ribbon,sstfilter.*",
+              "Comma-separated policies: none (no filter), rocksdb.Bloom "
+              "(NewBloomFilterPolicy), rocksdb.Ribbon (NewRibbonFilterPolicy, "
+              "calibrated to the budget), 'sstfilter.*' (every registered "
+              "sstfilter policy), or any id N created as 'N:<bits_per_key>'.");
+DEFINE_string(bits_per_key, "6,10,16",
+              "Comma-separated filter memory budgets, actual bits per key; one "
+              "database per policy and budget ('none' runs once).");
+DEFINE_uint64(keys, 500000, "Keys written to each database.");
+DEFINE_int32(value_bytes, 32, "Bytes per value (keys are 16 bytes).");
+DEFINE_uint64(misses, 200000, "Absent keys looked up, with Get and again with MultiGet.");
+DEFINE_uint64(hits, 50000, "Present keys looked up, with Get and again with MultiGet.");
+DEFINE_int32(multiget_batch, 32, "Keys per MultiGet call.");
+DEFINE_uint64(keys_per_flush, 2000,
+              "Keys per memtable: the load flushes after every this many keys "
+              "(~120 KB L0 files by default) and lets compactions finish.");
+DEFINE_uint64(target_file_bytes, 64 << 10, "L1 SST file size (target_file_size_base).");
+DEFINE_int32(target_file_multiplier, 2, "target_file_size_multiplier: file size growth per level.");
+DEFINE_uint64(level_base_bytes, 128 << 10, "L1 target size (max_bytes_for_level_base).");
+DEFINE_int32(l0_trigger, 4, "level0_file_num_compaction_trigger.");
+DEFINE_string(compaction, "deterministic",
+              "deterministic: leveled compaction picked from data bytes only "
+              "(lsm_compactor.h), the same LSM for every policy; rocksdb: "
+              "RocksDB's automatic compaction, whose shape varies a little "
+              "with each policy's filter size.");
+DEFINE_int32(l0_tail_flushes, 2,
+              "Memtables written last with automatic compaction paused, so "
+              "that L0 holds files when the lookups run.");
+DEFINE_uint64(block_cache_bytes, 0,
+              "Block cache for data blocks; 0: none, so every data block a "
+              "lookup touches is a read from the file.");
+DEFINE_int32(ribbon_bloom_before_level, -1,
+             "bloom_before_level for rocksdb.Ribbon; -1: Ribbon in every file.");
+DEFINE_string(db_dir, "",
+              "Parent directory for the databases; default: a fresh directory "
+              "under /tmp. Every database is deleted after its run.");
+DEFINE_bool(keep_db, false, "Keep the databases (for sst_dump).");
+DEFINE_string(csv, "", "If set, also write the results as CSV to this file.");
+DEFINE_string(plot, "", "If set, draw wasted reads per miss vs bits per key (gnuplot) to this PNG.");
+DEFINE_uint64(seed, 0, "Seed for the key stream; same seed, same keys.");
+DEFINE_bool(list_policies, false,
+            "Print one line per policy and budget, 'policy budget setting' "
+            "(setting: the number given to RocksDB's built-in, or the "
+            "sstfilter id), and exit; bench/db_bench_compare.sh uses it.");
+
+namespace sstfilter::bench {
+namespace {
+
+namespace rdb = ROCKSDB_NAMESPACE;
+using Clock = std::chrono::steady_clock;
+
+std::string g_root;  // directory this run created, removed at exit
+bool g_created_root = false;
+
+void RemoveRoot() {
+  if (g_created_root && !FLAGS_keep_db) {
+    std::error_code ignored;
+    std::filesystem::remove_all(g_root, ignored);
+  }
+}
+
+[[noreturn]] void Fatal(const std::string& message) {
+  std::fprintf(stderr, "[lsm_bench] ERROR: %s\n", message.c_str());
+  std::exit(2);
+}
+
+void Check(const rdb::Status& s, const std::string& what) {
+  if (!s.ok()) Fatal(what + ": " + s.ToString());
+}
+
+double Seconds(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::vector<std::string> SplitCommas(const std::string& list) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = list.find(',', start);
+    parts.push_back(list.substr(start, comma - start));
+    if (comma == std::string::npos) return parts;
+    start = comma + 1;
+  }
+}
+
+std::string Key(uint64_t i) { return LsmKey(i, FLAGS_seed); }
+std::string Value(uint64_t i) { return LsmValue(i, FLAGS_value_bytes); }
+
+PolicySpec MakeSpec(const std::string& policy, const std::string& param, double budget) {
+  // The trial filter for rocksdb.Ribbon's calibration holds an L3 file's
+  // keys: with the default shape L3 and L4 hold most keys, and Ribbon's
+  // overhead per key shrinks as filters grow. Entry: 16-byte key + 8-byte
+  // sequence/type + value + ~3 bytes of lengths.
+  const uint64_t l3_file_bytes =
+      FLAGS_target_file_bytes * FLAGS_target_file_multiplier * FLAGS_target_file_multiplier;
+  const RibbonCalibration ribbon{l3_file_bytes / (16 + 8 + FLAGS_value_bytes + 3),
+                                 FLAGS_ribbon_bloom_before_level, FLAGS_seed};
+  PolicySpec spec;
+  std::string error;
+  if (!MakePolicySpec(policy, param, budget, ribbon, &spec, &error)) Fatal(error);
+  return spec;
+}
+
+std::vector<PolicySpec> ParseSpecs() {
+  std::vector<std::string> policies;
+  for (const std::string& name : SplitCommas(FLAGS_policies)) {
+    if (name == "sstfilter.*") {
+      for (const std::string& id : PolicyIds()) policies.push_back(id);
+    } else if (name.empty() || name.find(':') != std::string::npos) {
+      Fatal("bad policy '" + name + "' in --policies (names only; budgets go in --bits_per_key)");
+    } else {
+      policies.push_back(name);
+    }
+  }
+  std::vector<std::pair<std::string, double>> budgets;
+  for (const std::string& token : SplitCommas(FLAGS_bits_per_key)) {
+    char* end = nullptr;
+    const double value = std::strtod(token.c_str(), &end);
+    if (token.empty() || *end != '\0' || !std::isfinite(value) || value <= 0) {
+      Fatal("bad value '" + token + "' in --bits_per_key (want positive numbers)");
+    }
+    budgets.emplace_back(token, value);
+  }
+  std::vector<PolicySpec> specs;
+  for (const std::string& policy : policies) {
+    for (const auto& [param, budget] : budgets) {
+      specs.push_back(MakeSpec(policy, param, budget));
+      if (policy == "none") break;  // the budget means nothing without a filter
+    }
+  }
+  return specs;
+}
+
+rdb::Options DbOptions(const PolicySpec& spec) {
+  rdb::Options options;
+  options.create_if_missing = true;
+  options.error_if_exists = true;
+  options.compression = rdb::kNoCompression;  // sizes as planned; reads cost no inflate
+  // Large enough never to fill: the load flushes by key count (LoadKeys).
+  options.write_buffer_size = std::max<uint64_t>(
+      4 << 20, 2 * FLAGS_keys_per_flush * (16 + FLAGS_value_bytes + 64));
+  options.target_file_size_base = FLAGS_target_file_bytes;
+  options.target_file_size_multiplier = FLAGS_target_file_multiplier;
+  options.max_bytes_for_level_base = FLAGS_level_base_bytes;
+  options.max_bytes_for_level_multiplier = 10;
+  options.level0_file_num_compaction_trigger = FLAGS_l0_trigger;
+  options.disable_auto_compactions = FLAGS_compaction != "rocksdb";
+  options.max_background_jobs = 2;  // the machine's cores
+  options.max_open_files = -1;      // every table reader opened at DB::Open, at its level
+  options.statistics = rdb::CreateDBStatistics();
+  rdb::BlockBasedTableOptions table;
+  table.filter_policy = spec.filter_policy;
+  table.cache_index_and_filter_blocks = false;  // held by the table readers
+  if (FLAGS_block_cache_bytes == 0) {
+    table.no_block_cache = true;
+  } else {
+    table.block_cache = rdb::NewLRUCache(FLAGS_block_cache_bytes);
+  }
+  options.table_factory.reset(rdb::NewBlockBasedTableFactory(table));
+  return options;
+}
+
+std::string FilesPerLevel(rdb::DB* db) {
+  std::string shape;
+  for (int level = 0; level < kMaxLevels; ++level) {
+    std::string files;
+    db->GetProperty("rocksdb.num-files-at-level" + std::to_string(level), &files);
+    shape += (level ? "/" : "") + files;
+  }
+  return shape;
+}
+
+// Writes keys [begin, end), flushes after every --keys_per_flush keys and,
+// if `compactor` is set, runs the compactions that flush calls for;
+// otherwise waits for whatever RocksDB runs by itself. Flushing by key count
+// and never writing while a compaction runs makes the LSM independent of
+// thread timing. (Letting memtables fill and compactions run behind the
+// writes gave 3.8 to 4.6 files per miss for four policies in one run.)
+void LoadKeys(rdb::DB* db, const std::string& label, uint64_t begin, uint64_t end,
+              LeveledCompactor* compactor, Clock::time_point start) {
+  rdb::WriteOptions write_options;
+  write_options.disableWAL = true;  // the WAL plays no part in SST files or filters
+  constexpr uint64_t kBatch = 64;
+  const uint64_t step = std::max<uint64_t>(FLAGS_keys / 10, 1);
+  rdb::WriteBatch batch;
+  for (uint64_t i = begin; i < end; ++i) {
+    batch.Put(Key(i), Value(i));
+    const bool flush = (i + 1 - begin) % FLAGS_keys_per_flush == 0 || i + 1 == end;
+    if (batch.Count() == kBatch || flush) {
+      Check(db->Write(write_options, &batch), "write");
+      batch.Clear();
+    }
+    if (flush) {
+      Check(db->Flush(rdb::FlushOptions()), "flush");
+      if (compactor != nullptr) {
+        int compactions = 0;
+        Check(compactor->CompactUntilSettled(db, &compactions), "compaction");
+      } else {
+        WaitForBackgroundWork(db, /*include_pending_compactions=*/false);
+      }
+    }
+    if ((i + 1) % step == 0) {
+      std::fprintf(stderr, "[lsm_bench] %s: %3.0f%% loaded, %.1f s, files per level %s\n",
+                   label.c_str(), 100.0 * (i + 1) / FLAGS_keys, Seconds(start),
+                   FilesPerLevel(db).c_str());
+    }
+  }
+}
+
+std::unique_ptr<rdb::DB> Open(const rdb::Options& options, const std::string& dir) {
+  rdb::DB* db = nullptr;
+  Check(rdb::DB::Open(options, dir, &db), "open " + dir);
+  return std::unique_ptr<rdb::DB>(db);
+}
+
+// Builds the database through the normal write path; returns it closed.
+double Build(const PolicySpec& spec, const std::string& label, const std::string& dir) {
+  const auto start = Clock::now();
+  std::unique_ptr<rdb::DB> db = Open(DbOptions(spec), dir);
+  const uint64_t tail = FLAGS_l0_tail_flushes * FLAGS_keys_per_flush;
+  LeveledCompactor compactor({FLAGS_l0_trigger, FLAGS_level_base_bytes, 10.0,
+                              FLAGS_target_file_bytes, FLAGS_target_file_multiplier});
+  const bool rocksdb_picks = FLAGS_compaction == "rocksdb";
+  LoadKeys(db.get(), label, 0, FLAGS_keys - tail, rocksdb_picks ? nullptr : &compactor, start);
+  if (rocksdb_picks) {
+    WaitForBackgroundWork(db.get(), /*include_pending_compactions=*/true);
+    Check(db->SetOptions({{"disable_auto_compactions", "true"}}), "pause compactions");
+  }
+  // The tail: flushes with no compaction after them, so L0 holds files.
+  LoadKeys(db.get(), label, FLAGS_keys - tail, FLAGS_keys, nullptr, start);
+  std::fprintf(stderr, "[lsm_bench] %s: built in %.1f s, files per level %s\n", label.c_str(),
+               Seconds(start), FilesPerLevel(db.get()).c_str());
+  Check(db->Close(), "close");
+  return Seconds(start);
+}
+
+// Get of every key, timed one by one; returns the number of keys whose
+// status differs from `want_found` (a present key must be found with its
+// value, an absent one must be NotFound).
+uint64_t TimedGets(rdb::DB* db, const std::vector<uint64_t>& indexes, bool want_found,
+                   std::vector<double>* latencies_us) {
+  uint64_t wrong = 0;
+  rdb::PinnableSlice value;
+  for (uint64_t i : indexes) {
+    const std::string key = Key(i);
+    value.Reset();
+    const auto start = Clock::now();
+    const rdb::Status s = db->Get(rdb::ReadOptions(), db->DefaultColumnFamily(), key, &value);
+    latencies_us->push_back(
+        std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    if (!s.ok() && !s.IsNotFound()) Fatal("Get: " + s.ToString());
+    wrong += want_found ? !(s.ok() && value == Value(i)) : s.ok();
+  }
+  return wrong;
+}
+
+// The same through MultiGet; returns the number of wrong answers and sets
+// the mean time per key.
+uint64_t TimedMultiGets(rdb::DB* db, const std::vector<uint64_t>& indexes, bool want_found,
+                        double* us_per_key) {
+  uint64_t wrong = 0;
+  double total_us = 0;
+  const size_t batch = static_cast<size_t>(FLAGS_multiget_batch);
+  for (size_t start = 0; start < indexes.size(); start += batch) {
+    const size_t n = std::min(batch, indexes.size() - start);
+    std::vector<std::string> keys;
+    for (size_t j = 0; j < n; ++j) keys.push_back(Key(indexes[start + j]));
+    std::vector<rdb::Slice> slices(keys.begin(), keys.end());
+    std::vector<rdb::PinnableSlice> values(n);
+    std::vector<rdb::Status> statuses(n);
+    const auto t0 = Clock::now();
+    db->MultiGet(rdb::ReadOptions(), db->DefaultColumnFamily(), n, slices.data(), values.data(),
+                 statuses.data());
+    total_us += std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+    for (size_t j = 0; j < n; ++j) {
+      const rdb::Status& s = statuses[j];
+      if (!s.ok() && !s.IsNotFound()) Fatal("MultiGet: " + s.ToString());
+      wrong += want_found ? !(s.ok() && values[j] == Value(indexes[start + j])) : s.ok();
+    }
+  }
+  *us_per_key = indexes.empty() ? 0 : total_us / indexes.size();
+  return wrong;
+}
+
+RunResult RunOne(const PolicySpec& spec, const std::string& dir) {
+  RunResult r;
+  r.policy = spec.policy;
+  r.budget_bits_per_key = spec.budget;
+  r.setting = spec.setting;
+  r.has_filter = spec.filter_policy != nullptr;
+  r.block_cache = FLAGS_block_cache_bytes > 0;
+  const std::string label = spec.policy + (r.has_filter ? " @" + spec.param : "");
+  r.load_seconds = Build(spec, label, dir);
+
+  // Reopened, so every table reader knows its level (per-level counters) and
+  // nothing of the load is cached; compactions stay off to keep the shape.
+  rdb::Options options = DbOptions(spec);
+  options.create_if_missing = false;
+  options.error_if_exists = false;
+  options.disable_auto_compactions = true;
+  std::unique_ptr<rdb::DB> db = Open(options, dir);
+
+  r.tables = SummarizeTables(db.get(), spec.expected_name);
+  if (!r.tables.wrong_policy.empty()) {
+    for (const std::string& w : r.tables.wrong_policy) std::fprintf(stderr, "  %s\n", w.c_str());
+    Fatal(label + ": " + std::to_string(r.tables.wrong_policy.size()) + " of " +
+          std::to_string(r.tables.files) + " SST files do not carry filter policy '" +
+          spec.expected_name + "' (" + spec.setting + "): not the filter requested");
+  }
+  const FileRanges ranges(db.get());
+  r.shape = ranges.Shape();
+
+  std::vector<uint64_t> misses, hits;
+  uint64_t files_consulted = 0;
+  for (uint64_t j = 0; j < FLAGS_misses; ++j) {
+    misses.push_back(FLAGS_keys + j);
+    files_consulted += ranges.FilesFor(Key(misses.back()));
+  }
+  r.misses = misses.size();
+  r.files_per_miss = r.misses ? static_cast<double>(files_consulted) / r.misses : 0;
+  // Present keys in a scrambled order, uniformly over the stream (fast range
+  // reduction of a mixed index).
+  for (uint64_t j = 0; j < FLAGS_hits; ++j) {
+    hits.push_back(static_cast<uint64_t>(
+        (static_cast<unsigned __int128>(Mix64(j ^ 0x5bd1e995)) * FLAGS_keys) >> 64));
+  }
+  r.hits = hits.size();
+
+  std::fprintf(stderr, "[lsm_bench] %s: looking up %zu absent and %zu present keys ...\n",
+               label.c_str(), misses.size(), hits.size());
+  EnableLookupCounting();
+  rdb::Statistics* stats = options.statistics.get();
+  std::vector<double> latencies;
+  LookupCounters before = LookupCounters::Capture(stats);
+  uint64_t wrong = TimedGets(db.get(), misses, false, &latencies);
+  LookupCounters after = LookupCounters::Capture(stats);
+  r.miss_get = after.Minus(before);
+  r.miss_get_latency = Summarize(std::move(latencies));
+  wrong += TimedMultiGets(db.get(), misses, false, &r.miss_multiget_us);
+  r.miss_multiget = LookupCounters::Capture(stats).Minus(after);
+  if (wrong > 0) Fatal(label + ": " + std::to_string(wrong) + " absent keys were found");
+
+  latencies.clear();
+  r.hits_not_found = TimedGets(db.get(), hits, true, &latencies);
+  r.hit_get_latency = Summarize(std::move(latencies));
+  r.hits_not_found += TimedMultiGets(db.get(), hits, true, &r.hit_multiget_us);
+
+  if (r.has_filter && r.miss_get.useful + r.miss_get.positive == 0 && r.misses > 0) {
+    Fatal(label + ": the filter was never consulted");
+  }
+  Check(db->Close(), "close");
+  db.reset();
+  if (!FLAGS_keep_db) Check(rdb::DestroyDB(dir, options), "destroy " + dir);
+  return r;
+}
+
+std::string HeaderComment() {
+  char buf[512];
+  std::snprintf(buf, sizeof(buf),
+                "# keys=%llu value_bytes=%d misses=%llu hits=%llu keys_per_flush=%llu "
+                "target_file=%llu*%d^(L-1) level_base=%llu l0_trigger=%d compaction=%s block_cache=%llu seed=%llu "
+                "build=%s\n",
+                static_cast<unsigned long long>(FLAGS_keys), FLAGS_value_bytes,
+                static_cast<unsigned long long>(FLAGS_misses),
+                static_cast<unsigned long long>(FLAGS_hits),
+                static_cast<unsigned long long>(FLAGS_keys_per_flush),
+                static_cast<unsigned long long>(FLAGS_target_file_bytes), FLAGS_target_file_multiplier,
+                static_cast<unsigned long long>(FLAGS_level_base_bytes), FLAGS_l0_trigger,
+                FLAGS_compaction.c_str(),
+                static_cast<unsigned long long>(FLAGS_block_cache_bytes),
+                static_cast<unsigned long long>(FLAGS_seed),
+#ifdef SSTFILTER_BENCH_BUILD_TYPE
+                SSTFILTER_BENCH_BUILD_TYPE
+#else
+                "?"
+#endif
+  );
+  std::string comment = buf;
+#if !defined(__OPTIMIZE__)
+  comment += "# WARNING: lsm_bench compiled WITHOUT optimisation; latencies are not representative\n";
+#endif
+  return comment;
+}
+
+void Plot(const std::string& csv, const std::string& png) {
+  // The script sits next to this source in the repository; the binary knows
+  // where that was at build time.
+  const std::string script = std::string(SSTFILTER_SOURCE_DIR) + "/bench/plot_lsm_bench.gp";
+  const std::string command = "gnuplot -e \"csv='" + csv + "'; png='" + png + "'\" '" + script + "'";
+  if (std::system(command.c_str()) != 0) Fatal("plot failed: " + command);
+}
+
+int Main() {
+  if (FLAGS_keys == 0 || FLAGS_keys >= (1ULL << 62)) Fatal("--keys must be positive");
+  if (FLAGS_value_bytes < 0 || FLAGS_multiget_batch < 1) Fatal("bad --value_bytes or --multiget_batch");
+  if (FLAGS_compaction != "deterministic" && FLAGS_compaction != "rocksdb") {
+    Fatal("--compaction must be deterministic or rocksdb");
+  }
+  if (FLAGS_keys_per_flush == 0 || FLAGS_l0_tail_flushes < 0 ||
+      FLAGS_keys_per_flush * FLAGS_l0_tail_flushes > FLAGS_keys) {
+    Fatal("need --keys_per_flush > 0 and --l0_tail_flushes × --keys_per_flush <= --keys");
+  }
+  if (!FLAGS_csv.empty() && FLAGS_csv == FLAGS_plot) {
+    Fatal("--csv and --plot name the same file");
+  }
+  if (!FLAGS_plot.empty() && FLAGS_csv.empty()) Fatal("--plot needs --csv (it plots the CSV)");
+
+  const auto wall_start = Clock::now();
+  const std::vector<PolicySpec> specs = ParseSpecs();
+  if (FLAGS_list_policies) {
+    for (const PolicySpec& spec : specs) {
+      std::printf("%s %s %s\n", spec.policy.c_str(), spec.filter_policy ? spec.param.c_str() : "0",
+                  spec.list_setting.c_str());
+    }
+    return 0;
+  }
+  std::string root = FLAGS_db_dir;
+  if (root.empty()) {
+    char tmpl[] = "/tmp/lsm_bench.XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) Fatal("cannot create a directory under /tmp");
+    root = tmpl;
+    g_root = root;
+    g_created_root = true;
+    std::atexit(RemoveRoot);
+  }
+
+  std::vector<RunResult> results;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const std::string dir = root + "/db" + std::to_string(i);
+    std::fprintf(stderr, "[lsm_bench] run %zu of %zu: %s (%s)\n", i + 1, specs.size(),
+                 specs[i].policy.c_str(), specs[i].setting.c_str());
+    results.push_back(RunOne(specs[i], dir));
+  }
+
+  PrintTable(results, HeaderComment());
+  if (!FLAGS_csv.empty() && !WriteCsv(FLAGS_csv, results)) Fatal("cannot write " + FLAGS_csv);
+  if (!FLAGS_plot.empty()) Plot(FLAGS_csv, FLAGS_plot);
+  std::fprintf(stderr, "[lsm_bench] done: %zu runs in %.1f s\n", results.size(), Seconds(wall_start));
+
+  int status = 0;
+  for (const RunResult& r : results) {
+    if (r.hits_not_found > 0) {
+      std::fprintf(stderr, "[lsm_bench] !!!!! FAILED: %s @%g lost %llu present keys\n",
+                   r.policy.c_str(), r.budget_bits_per_key,
+                   static_cast<unsigned long long>(r.hits_not_found));
+      status = 1;
+    }
+    if (r.has_filter && std::fabs(r.BudgetDeviationPct()) > kBudgetTolerancePct) {
+      std::fprintf(stderr, "[lsm_bench] WARNING: %s @%g uses %.3f bits per key, %+.1f%% off budget\n",
+                   r.policy.c_str(), r.budget_bits_per_key, r.tables.BitsPerKey(),
+                   r.BudgetDeviationPct());
+    }
+  }
+  return status;
+}
+
+}  // namespace
+}  // namespace sstfilter::bench
+
+int main(int argc, char** argv) {
+  gflags::SetUsageMessage(
+      "Builds a multi-level RocksDB per filter policy and budget and measures "
+      "wasted reads per miss, FP rates by level and lookup latency.");
+  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  if (argc > 1) {
+    std::fprintf(stderr, "[lsm_bench] ERROR: unexpected argument '%s'\n", argv[1]);
+    return 2;
+  }
+  return sstfilter::bench::Main();
+}

@@ -1,0 +1,43 @@
+// The filter policies lsm_bench compares, each configured for one memory
+// budget: "none", RocksDB's built-ins and any registered id (sstfilter.*).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <rocksdb/filter_policy.h>
+
+namespace sstfilter::bench {
+
+struct PolicySpec {
+  std::string policy;         // as requested: "none", "rocksdb.Bloom", ...
+  std::string param;          // the budget as typed, e.g. "10"
+  double budget = 0;          // actual bits per key wanted; 0 for "none"
+  std::string setting;        // human-readable configuration
+  std::string list_setting;   // for --list_policies: built-in's number or the id
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> filter_policy;  // null: none
+  std::string expected_name;  // table property rocksdb.filter.policy of every SST
+};
+
+// How rocksdb.Ribbon is calibrated and built.
+struct RibbonCalibration {
+  uint64_t trial_keys;     // keys in the trial filter: a typical SST file's
+  int bloom_before_level;  // NewRibbonFilterPolicy's second argument
+  uint64_t seed;           // for the trial keys
+};
+
+// rocksdb.Ribbon's setting is "Bloom-equivalent" (10 gives ~7 actual bits
+// per key); returns the setting whose trial filter has `budget` actual bits
+// per key, by bisection.
+double CalibrateRibbon(double budget, const RibbonCalibration& calibration);
+
+// Creates the policy for `policy` at `budget`: rocksdb.Bloom is
+// NewBloomFilterPolicy(budget), rocksdb.Ribbon NewRibbonFilterPolicy of the
+// calibrated setting, anything else FilterPolicy::CreateFromString of
+// "<policy>:<param>" with unknown ids refused. False and `error` set if the
+// policy cannot be created.
+bool MakePolicySpec(const std::string& policy, const std::string& param, double budget,
+                    const RibbonCalibration& ribbon, PolicySpec* spec, std::string* error);
+
+}  // namespace sstfilter::bench

@@ -1,0 +1,178 @@
+#include "bench/lsm_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+
+namespace sstfilter::bench {
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string Num(double value, const char* format) {
+  if (std::isnan(value)) return "nan";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), format, value);
+  return buf;
+}
+
+double PerMiss(uint64_t count, uint64_t misses) {
+  return misses ? static_cast<double>(count) / misses : kNaN;
+}
+
+double LevelFpRate(const RunResult& r, int level) {
+  const auto it = r.miss_get.by_level.find(level);
+  if (!r.has_filter || it == r.miss_get.by_level.end() || it->second.checks() == 0) return kNaN;
+  return static_cast<double>(it->second.false_positives()) /
+         (it->second.useful + it->second.false_positives());
+}
+
+double LevelChecksPerMiss(const RunResult& r, int level) {
+  const auto it = r.miss_get.by_level.find(level);
+  return it == r.miss_get.by_level.end() ? 0 : PerMiss(it->second.checks(), r.misses);
+}
+
+std::string BudgetCheck(const RunResult& r) {
+  if (!r.has_filter) return "-";
+  const double pct = r.BudgetDeviationPct();
+  if (std::fabs(pct) <= kBudgetTolerancePct) return "ok";
+  return "MISSED" + Num(pct, "%+.1f%%");
+}
+
+using Row = std::vector<std::pair<std::string, std::string>>;
+
+// One place defines the columns, so the table and the CSV cannot drift. The
+// first nine are the stable CSV interface; extras follow.
+Row Columns(const RunResult& r) {
+  const double mget_wasted = r.WastedReadsPerMiss(r.miss_multiget);
+  return {
+      {"policy", r.policy},
+      {"budget_bits_per_key", Num(r.budget_bits_per_key, "%g")},
+      {"bits_per_key", Num(r.tables.BitsPerKey(), "%.3f")},
+      {"wasted_reads_per_miss", Num(r.WastedReadsPerMiss(r.miss_get), "%.5f")},
+      {"fp_rate", Num(r.FpRate(), "%.5f")},
+      {"miss_get_us", Num(r.miss_get_latency.mean_us, "%.2f")},
+      {"miss_get_p99_us", Num(r.miss_get_latency.p99_us, "%.2f")},
+      {"hit_get_us", Num(r.hit_get_latency.mean_us, "%.2f")},
+      {"filter_bytes", std::to_string(r.tables.filter_bytes)},
+      {"budget", BudgetCheck(r)},
+      {"data_blocks_per_miss", Num(r.DataBlocksPerMiss(r.miss_get), "%.5f")},
+      {"files_per_miss", Num(r.files_per_miss, "%.3f")},
+      {"mget_wasted_reads_per_miss", Num(mget_wasted, "%.5f")},
+      {"miss_mget_us", Num(r.miss_multiget_us, "%.2f")},
+      {"hit_mget_us", Num(r.hit_multiget_us, "%.2f")},
+      {"false_positives", std::to_string(r.miss_get.false_positives())},
+      {"sst_files", std::to_string(r.tables.files)},
+      {"files_per_level", r.shape},
+      {"load_s", Num(r.load_seconds, "%.1f")},
+      {"setting", r.setting},
+  };
+}
+
+void PrintAligned(const std::vector<Row>& rows) {
+  if (rows.empty()) return;
+  std::vector<size_t> widths;
+  for (const auto& cell : rows[0]) widths.push_back(cell.first.size());
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].second.size());
+  }
+  // First column left-aligned, the rest right-aligned.
+  auto print_cell = [&](size_t c, const std::string& text) {
+    std::printf(c == 0 ? "%-*s" : "  %*s", static_cast<int>(widths[c]), text.c_str());
+  };
+  for (size_t c = 0; c < rows[0].size(); ++c) print_cell(c, rows[0][c].first);
+  std::printf("\n");
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) print_cell(c, row[c].second);
+    std::printf("\n");
+  }
+}
+
+int DeepestLevel(const std::vector<RunResult>& results) {
+  int deepest = 0;
+  for (const RunResult& r : results) {
+    for (const auto& [level, counts] : r.miss_get.by_level) {
+      if (counts.checks() > 0) deepest = std::max(deepest, level);
+    }
+  }
+  return deepest;
+}
+
+}  // namespace
+
+double RunResult::DataBlocksPerMiss(const LookupCounters& c) const {
+  return PerMiss(block_cache ? c.data_cache_accesses : c.data_block_reads, misses);
+}
+
+double RunResult::WastedReadsPerMiss(const LookupCounters& c) const {
+  return has_filter ? PerMiss(c.false_positives(), misses) : DataBlocksPerMiss(c);
+}
+
+double RunResult::FpRate() const {
+  if (!has_filter) return 1.0;
+  const uint64_t checks = miss_get.useful + miss_get.false_positives();
+  return checks ? static_cast<double>(miss_get.false_positives()) / checks : kNaN;
+}
+
+double RunResult::BudgetDeviationPct() const {
+  if (!has_filter || budget_bits_per_key <= 0) return 0;
+  return 100.0 * (tables.BitsPerKey() / budget_bits_per_key - 1.0);
+}
+
+void PrintTable(const std::vector<RunResult>& results, const std::string& header_comment) {
+  std::printf("%s", header_comment.c_str());
+  std::vector<Row> rows;
+  for (const RunResult& r : results) rows.push_back(Columns(r));
+  PrintAligned(rows);
+
+  // Per level: FP rate of the filters consulted there, and how many of them
+  // an absent key consults (all overlapping L0 files count at level 0).
+  const int deepest = DeepestLevel(results);
+  std::printf("\n# FP rate by level for absent keys (filter checks per miss)\n");
+  std::vector<Row> level_rows;
+  for (const RunResult& r : results) {
+    if (!r.has_filter) continue;
+    Row row = {{"policy", r.policy}, {"budget", Num(r.budget_bits_per_key, "%g")}};
+    for (int level = 0; level <= deepest; ++level) {
+      row.push_back({"L" + std::to_string(level), Num(LevelFpRate(r, level), "%.5f") + " (" +
+                                                      Num(LevelChecksPerMiss(r, level), "%.2f") +
+                                                      ")"});
+    }
+    level_rows.push_back(row);
+  }
+  PrintAligned(level_rows);
+}
+
+bool WriteCsv(const std::string& path, const std::vector<RunResult>& results) {
+  std::ofstream out(path);
+  if (!out) return false;
+  auto per_level = [](const RunResult& r) {
+    Row row;
+    for (int level = 0; level < kMaxLevels; ++level) {
+      row.push_back({"fp_rate_L" + std::to_string(level), Num(LevelFpRate(r, level), "%.6f")});
+    }
+    for (int level = 0; level < kMaxLevels; ++level) {
+      row.push_back({"checks_per_miss_L" + std::to_string(level),
+                     Num(LevelChecksPerMiss(r, level), "%.4f")});
+    }
+    return row;
+  };
+  bool header = true;
+  for (const RunResult& r : results) {
+    Row row = Columns(r);
+    const Row levels = per_level(r);
+    row.insert(row.end(), levels.begin(), levels.end());
+    if (header) {
+      for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << row[c].first;
+      out << "\n";
+      header = false;
+    }
+    for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << row[c].second;
+    out << "\n";
+  }
+  return static_cast<bool>(out.flush());
+}
+
+}  // namespace sstfilter::bench

@@ -1,0 +1,53 @@
+// lsm_bench's results: one RunResult per policy and budget, the derived
+// figures, and the stdout table and CSV that present them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench/lsm_stats.h"
+
+namespace sstfilter::bench {
+
+struct RunResult {
+  std::string policy;               // as requested: "none", "rocksdb.Bloom", ...
+  double budget_bits_per_key = 0;   // 0 for "none"
+  std::string setting;              // what the policy was configured with
+  bool has_filter = false;
+  bool block_cache = false;         // data blocks went through a block cache
+  TableSummary tables;
+  std::string shape;                // SST files per level, "L0/L1/..."
+  double files_per_miss = 0;        // files whose key range holds the key
+  uint64_t misses = 0;
+  uint64_t hits = 0;
+  uint64_t hits_not_found = 0;      // must be 0
+  LookupCounters miss_get;          // counters added by the missing-key Gets
+  LookupCounters miss_multiget;     // ... by the same keys through MultiGet
+  LatencySummary miss_get_latency;
+  LatencySummary hit_get_latency;
+  double miss_multiget_us = 0;      // per key
+  double hit_multiget_us = 0;       // per key
+  double load_seconds = 0;
+
+  // Data blocks touched per absent key: the reads a lookup costs.
+  double DataBlocksPerMiss(const LookupCounters& c) const;
+  // False positives per absent key; with no filter every file consulted is a
+  // wasted read, so it is DataBlocksPerMiss.
+  double WastedReadsPerMiss(const LookupCounters& c) const;
+  // False positives / filter checks of absent keys; 1 with no filter.
+  double FpRate() const;
+  // Signed deviation of the actual from the budget memory, in percent.
+  double BudgetDeviationPct() const;
+};
+
+// Rows whose actual bits per key deviate from the budget by more than this
+// are flagged "MISSED".
+constexpr double kBudgetTolerancePct = 3.0;
+
+void PrintTable(const std::vector<RunResult>& results, const std::string& header_comment);
+// Returns false if the file could not be written.
+bool WriteCsv(const std::string& path, const std::vector<RunResult>& results);
+
+}  // namespace sstfilter::bench

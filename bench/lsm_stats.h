@@ -1,0 +1,100 @@
+// Measurement helpers for lsm_bench: what a set of lookups cost in filter
+// answers and data-block reads, what the SST files say about their filters,
+// and which files a lookup has to consult.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <rocksdb/db.h>
+#include <rocksdb/statistics.h>
+
+namespace sstfilter::bench {
+
+constexpr int kMaxLevels = 7;  // RocksDB's default num_levels
+
+// Filter answers of one level, from the per-level perf context. All L0 files
+// count as level 0.
+struct LevelFilterCounts {
+  uint64_t useful = 0;         // filter said "no"
+  uint64_t positive = 0;       // filter said "may match"
+  uint64_t true_positive = 0;  // ... and the key was in that file
+  uint64_t false_positives() const { return positive - true_positive; }
+  uint64_t checks() const { return useful + positive; }
+};
+
+// Cumulative counters of the calling thread and the DB's statistics; take
+// one before and one after a set of lookups and subtract.
+//
+// Data-block reads: with no block cache (lsm_bench's default) every data
+// block a lookup touches is read from the file and counted by the perf
+// context's block_read_count; index and filter blocks are held by the open
+// table readers (cache_index_and_filter_blocks=false, max_open_files=-1),
+// so after DB::Open lookups read nothing else, and the few index/filter/
+// dictionary reads there could be are subtracted anyway. With a block cache,
+// a data block access is a cache hit or a cache miss, so the data hit + miss
+// tickers count accesses whether or not they reached the file.
+struct LookupCounters {
+  uint64_t useful = 0;
+  uint64_t positive = 0;
+  uint64_t true_positive = 0;
+  uint64_t data_block_reads = 0;     // perf context, reads with I/O
+  uint64_t data_cache_accesses = 0;  // tickers: data block cache hit + miss
+  std::map<int, LevelFilterCounts> by_level;
+
+  // Needs SetPerfLevel(kEnableCount) and EnablePerLevelPerfContext() on the
+  // calling thread (EnableLookupCounting does both).
+  static LookupCounters Capture(ROCKSDB_NAMESPACE::Statistics* statistics);
+  LookupCounters Minus(const LookupCounters& before) const;
+  uint64_t false_positives() const { return positive - true_positive; }
+};
+
+void EnableLookupCounting();
+
+// What the table properties of every live SST file say.
+struct TableSummary {
+  uint64_t files = 0;
+  uint64_t entries = 0;         // filter entries (num_entries if not recorded)
+  uint64_t filter_bytes = 0;    // sum of filter_size
+  std::vector<std::string> wrong_policy;  // "file: 'name'" for every mismatch
+  double BitsPerKey() const { return entries ? filter_bytes * 8.0 / entries : 0; }
+};
+
+// Reads every table's properties and checks that each names
+// `expected_policy` (empty: no filter) and, if one is expected, has a
+// non-empty filter.
+TableSummary SummarizeTables(ROCKSDB_NAMESPACE::DB* db, const std::string& expected_policy);
+
+// Key ranges of the live SST files, by level: answers how many files a point
+// lookup must consult (every L0 file whose range holds the key, plus at most
+// one file per deeper level), i.e. the reads per miss with no filter.
+class FileRanges {
+ public:
+  explicit FileRanges(ROCKSDB_NAMESPACE::DB* db);
+  int FilesFor(const ROCKSDB_NAMESPACE::Slice& key) const;
+  // "L0..L6 files: 2 1 9 ..." style counts, one per level, '/' separated.
+  std::string Shape() const;
+  int NonEmptyLevels() const;
+
+ private:
+  struct Range {
+    std::string smallest, largest;
+  };
+  std::vector<Range> levels_[kMaxLevels];  // sorted by smallest for L1+
+};
+
+// Mean and a percentile of per-operation latencies, in microseconds.
+struct LatencySummary {
+  double mean_us = 0;
+  double p99_us = 0;
+};
+LatencySummary Summarize(std::vector<double> latencies_us);
+
+// Polls until no flush or compaction is running, nor (if
+// `include_pending_compactions`) waiting to be scheduled. With automatic
+// compactions disabled a compaction can stay pending for ever: pass false.
+void WaitForBackgroundWork(ROCKSDB_NAMESPACE::DB* db, bool include_pending_compactions);
+
+}  // namespace sstfilter::bench

@@ -1,0 +1,90 @@
+// Builder side of the cache-blocked Bloom filter (kernel in blocked_bloom.h).
+#include <algorithm>
+#include <cmath>
+
+#include "plugin/core/blocked_bloom.h"
+#include "plugin/core/kind_ops.h"
+
+namespace sstfilter {
+namespace {
+
+using blocked_bloom::kLineBytes;
+
+size_t NumLines(const FilterConfig& config, size_t num_keys) {
+  const double bits = std::ceil(config.bits_per_key * static_cast<double>(num_keys));
+  return std::max<size_t>(1, static_cast<size_t>(std::ceil(bits / kBlockedLineBits)));
+}
+
+size_t PayloadBytes(const FilterConfig& config, size_t num_keys) {
+  return NumLines(config, num_keys) * kLineBytes;
+}
+
+int Probes(const FilterConfig& config, size_t num_keys, size_t payload_bytes) {
+  return OptimalBlockedBloomProbes(
+      8.0 * static_cast<double>(payload_bytes) / static_cast<double>(num_keys),
+      config.lines_per_key);
+}
+
+// Adds hashes[0..n) to the filter with whichever kernel the CPU runs.
+void AddChunk(const uint64_t* hashes, size_t n, uint64_t num_lines, int probes, int lines,
+              uint8_t* payload) {
+  if (blocked_bloom::Avx2Available()) {
+    blocked_bloom::AddAllAvx2(hashes, n, num_lines, probes, lines, payload);
+  } else {
+    blocked_bloom::AddAll(hashes, n, num_lines, probes, lines, payload);
+  }
+}
+
+// Builds from `for_each_chunk(add)`, which calls add(hashes, n) per run of
+// hashes, so both entry points below share one body.
+template <class ForEachChunk>
+bool BuildFrom(const FilterConfig& config, size_t num_keys, ForEachChunk for_each_chunk,
+               uint8_t* payload, size_t payload_bytes, Trailer* trailer) {
+  FilterConfig c = config;
+  c.lines_per_key = std::clamp(config.lines_per_key, 1, kMaxBlockedLinesPerKey);
+  const int probes = Probes(c, num_keys, payload_bytes);
+  const uint64_t num_lines = payload_bytes / kLineBytes;
+  for_each_chunk([&](const uint64_t* hashes, size_t n) {
+    AddChunk(hashes, n, num_lines, probes, c.lines_per_key, payload);
+  });
+  trailer->params =
+      static_cast<uint32_t>(probes) | (static_cast<uint32_t>(c.lines_per_key) << 8);
+  trailer->seed = 0;
+  return true;
+}
+
+bool Build(const FilterConfig& config, uint64_t* hashes, size_t num_keys, uint8_t* payload,
+           size_t payload_bytes, Trailer* trailer) {
+  return BuildFrom(
+      config, num_keys, [&](auto add) { add(hashes, num_keys); }, payload, payload_bytes,
+      trailer);
+}
+
+bool BuildStreaming(const FilterConfig& config, const HashChunks& hashes, uint8_t* payload,
+                    size_t payload_bytes, Trailer* trailer) {
+  return BuildFrom(
+      config, hashes.size(), [&](auto add) { hashes.ForEachChunk(add); }, payload,
+      payload_bytes, trailer);
+}
+
+double PredictedFpRate(const FilterConfig& config, size_t num_keys, size_t payload_bytes) {
+  const double lines = static_cast<double>(payload_bytes / kLineBytes);
+  if (lines < 1) return 1.0;
+  const int lpk = std::clamp(config.lines_per_key, 1, kMaxBlockedLinesPerKey);
+  FilterConfig c = config;
+  c.lines_per_key = lpk;
+  return BlockedBloomFpRate(static_cast<double>(num_keys), lines,
+                            Probes(c, num_keys, payload_bytes), lpk);
+}
+
+double BitsPerKeyForFp(const FilterConfig& config, double fp_rate) {
+  return BlockedBloomBitsPerKeyForFpRate(
+      fp_rate, std::clamp(config.lines_per_key, 1, kMaxBlockedLinesPerKey));
+}
+
+}  // namespace
+
+const KindOps kBlockedBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp,
+                                  BuildStreaming};
+
+}  // namespace sstfilter

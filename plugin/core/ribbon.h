@@ -1,0 +1,322 @@
+// Ribbon filter with bumping (kind 5): a static filter that stores an r-bit
+// fingerprint per key in about r * (1 + 0.5%) bits, against ~1.44 r for a
+// Bloom filter and ~1.05 r for RocksDB's Standard128Ribbon.
+//
+// Ribbon (Dillinger & Walzer, "Ribbon filter: practically smaller than
+// Bloom and Xor", arXiv:2103.02515): every key gets a start slot s, a
+// 64-bit coefficient row c (bit 0 set) and an r-bit fingerprint f. The filter
+// stores an r-bit solution row S[i] per slot such that for every key
+//   XOR over set bits j of c of S[s + j]  ==  f,
+// found by on-the-fly Gaussian elimination over GF(2) on a band of width
+// w = 64 (Dietzfelbinger & Walzer, ESA 2019). A query recomputes the XOR and
+// compares: an absent key matches with probability 2^-r.
+//
+// Bumping (BuRR: Dillinger, Hübschle-Schneider, Sanders, Walzer, "Fast
+// Succinct Retrieval and Approximate Membership using Ribbon", SEA 2022,
+// arXiv:2109.01892; reference code github.com/lorenzhs/BuRR): a standard
+// Ribbon needs ~5-10% spare slots at w = 64 or the system becomes
+// unsolvable. BuRR instead overloads a layer (0.95 slots per key here),
+// splits it into buckets of B = 128 start positions, and inserts bucket by
+// bucket, high offsets first. Where insertion fails, the keys with the
+// lowest offsets of that bucket are "bumped" to the next, ~20x smaller
+// layer; a 2-bit code per bucket records the threshold (bump none / offset
+// < t1 / offset < t2 / all; t1 = 16, t2 = 36 from BuRR's rule for
+// eps = -0.05). A query reads the code and either answers from this layer or
+// moves on. Layers of < 256 keys are plain Ribbons that grow a block at a
+// time until solvable.
+//
+// Measured (filter_bench, 1M keys, this machine): 1.0006 slots per key
+// (0.06% empty), 0.016 bits per key of codes; overhead over log2(1/FP) of
+// 0.7% at 4 bits/key, 0.4% at 8, 0.1% at 16 (rocksdb.Ribbon: 5-7%). At 10K
+// keys the last layer's block rounding, codes and the 16-byte trailer cost
+// more: 2.1% at 4 bits/key, 1.5% at 8-10, <= 1.3% above.
+//
+// Fractional bits per key: the solution is stored interleaved in blocks of
+// 64 slots (RocksDB's InterleavedSolutionStorage, util/ribbon_impl.h): a
+// block is `cols` little-endian 64-bit words, word k holding bit k of the 64
+// slots' solution rows. The first `lower_blocks` blocks (global numbering
+// over all layers) have r_lo columns, the rest r_lo + 1. Columns never
+// decrease along the slot order, so a key's pivot slot (>= its start) always
+// has at least the key's columns: any split is solvable. A key in an r-column
+// block matches with probability 2^-r, so the FP rate interpolates between
+// 2^-r_lo and 2^-(r_lo+1) and every bit of the budget is used, including at
+// integer bits per key (where ~1% of slot overhead means a few r_lo blocks).
+//
+// Query: one 2-bit code (a small array, ~1/(64 r) of the filter) and two
+// adjacent blocks: 16 r bytes, e.g. 64 bytes at r = 4, 128 at r = 8; a
+// negative query usually stops at the first or second column. About 5% of
+// absent keys continue to a second layer. Measured 24-31 ns single and
+// 21-27 ns batched per negative query at 1M keys, 4-20 bits/key (includes
+// XXH3 of a 16-byte key; rocksdb.Ribbon: 32-39 and 26-38).
+//
+// Construction (ribbon_builder.cc, ribbon_band.h): sort by start in place,
+// then band bucket by bucket with lead control (a bucket bumps its lowest
+// groups before its spill grows past 48 slots: 16 elimination steps per key
+// instead of BuRR's ~21 at 0.95 slots per key) and the layer's two halves
+// interleaved (two independent dependency chains). Measured 82-98 ns per
+// key at 1M keys, 4-20 bits/key (rocksdb.Ribbon 99-128 in the same run:
+// 0.75-0.88x); at 10K keys 77-94 vs 66-82 (1.0-1.4x: the sort and fixed
+// per-filter costs weigh more). Temporary memory: ~21 bytes per key at 1M
+// including the 8-byte hashes (rocksdb.Ribbon ~28.5), 27.2 at 10K (27.5-28.7).
+//
+// Kernel contracts: all functions take the filter hash g (already seeded) of
+// one layer; `data` points at the payload, which the reader validated.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "plugin/core/format.h"
+#include "plugin/core/hash.h"
+
+namespace sstfilter {
+namespace ribbon {
+
+constexpr int kBlockSlots = 64;   // w: coefficient bits = slots per block
+constexpr int kMaxColumns = 32;   // fingerprints are 32 bits; r_lo <= 31
+constexpr int kMaxLayers = 15;    // 4 bits in params
+constexpr int kMinLogBucket = 6;  // bucket sizes 64 .. 512 start positions
+constexpr int kMaxLogBucket = 9;
+
+// The coefficient row: any odd multiplier is a bijection, so distinct g give
+// distinct rows; bit 0 is forced (the row starts at its start slot).
+inline uint64_t CoeffRow(uint64_t g) { return (g * 0x9E3779B97F4A7C15ULL) | 1; }
+
+// 32-bit fingerprint; a block with k columns compares its low k bits. Mixed
+// separately from CoeffRow so that equal rows do not imply equal prints.
+inline uint32_t Fingerprint(uint64_t g) {
+  return static_cast<uint32_t>(((g ^ (g >> 29)) * 0xD6E8FEB86659FD93ULL) >> 32);
+}
+
+// Hash of a bumped key in the next layer: splitmix64's finalizer (a
+// bijection) after a layer-independent offset, so its positions there are
+// fresh and independent of this layer's.
+inline uint64_t NextLayerHash(uint64_t g) {
+  uint64_t x = g + 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+inline uint64_t LoadWord(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof(v));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  return v;
+}
+
+inline void StoreWord(uint64_t v, uint8_t* p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  std::memcpy(p, &v, sizeof(v));
+}
+
+// Word offset of global block x: r_lo words per block, one more from
+// lower_blocks on.
+inline uint64_t WordOffset(uint64_t x, uint64_t lower_blocks, uint32_t r_lo) {
+  return x * r_lo + (x > lower_blocks ? x - lower_blocks : 0);
+}
+
+// The 2-bit bump code of bucket u: byte u / 4, bits 2 (u % 4).
+inline uint32_t BumpCode(const uint8_t* meta, uint64_t u) {
+  return (meta[u >> 2] >> ((u & 3) * 2)) & 3;
+}
+
+// True when the key with hash g and start s satisfies its equation in the
+// block `words` (cols words) and the next one. s % 64 == 0 reads one block.
+inline bool CheckRow(uint64_t g, uint64_t s, const uint8_t* words, uint32_t cols) {
+  const uint64_t c = CoeffRow(g);
+  const uint32_t f = Fingerprint(g);
+  const unsigned off = static_cast<unsigned>(s & 63);
+  const uint64_t lo = c << off;
+  if (off == 0) {
+    for (uint32_t k = 0; k < cols; ++k) {
+      if ((__builtin_parityll(LoadWord(words + 8 * k) & lo) ^ (f >> k)) & 1) return false;
+    }
+    return true;
+  }
+  const uint64_t hi = c >> (64 - off);
+  const uint8_t* next = words + 8 * static_cast<size_t>(cols);
+  for (uint32_t k = 0; k < cols; ++k) {
+    const uint64_t x = (LoadWord(words + 8 * k) & lo) ^ (LoadWord(next + 8 * k) & hi);
+    if ((__builtin_parityll(x) ^ (f >> k)) & 1) return false;
+  }
+  return true;
+}
+
+}  // namespace ribbon
+
+// Reader over a trusted block of kind kRibbon. Layout (plugin/FORMAT.md,
+// "Kind 5: Ribbon"):
+//
+//   +---------------------------+-------------------+---------+--------+---+
+//   | solution words, layer 0.. | bump codes, layer | padding | header | H |
+//   | (8-byte LE words)         | 0 .. L-2 (2 bits) | (zero)  | H bytes| u8|
+//   +---------------------------+-------------------+---------+--------+---+
+//   header: LEB128 lower_blocks, then num_blocks of layers 0 .. L-1.
+//
+//   params: bits 0-4 r_lo (0..31), 5-8 num_layers L (1..15), 9-12 log2 B
+//           (6..9), 13-21 t1, 22-30 t2 (t1 <= t2 <= B), 31 reserved zero.
+class RibbonReader {
+ public:
+  struct Layer {
+    uint64_t start_range = 0;  // 64 * num_blocks - 63 start positions
+    uint64_t first_block = 0;  // global index of its block 0
+    const uint8_t* meta = nullptr;  // bump codes; nullptr for the last layer
+  };
+
+  // False when the block's kind, params or header do not describe a filter
+  // that fits its payload; the caller then answers "may match".
+  static bool Init(const ParsedBlock& block, RibbonReader* out);
+
+  bool MayMatch(uint64_t key_hash) const {
+    uint64_t g = SeededHash(key_hash, seed_);
+    for (int j = 0;; ++j) {
+      const Layer& layer = layers_[j];
+      const uint64_t s = FastRange64(g, layer.start_range);
+      if (layer.meta != nullptr &&
+          (s & bucket_mask_) < thresholds_[ribbon::BumpCode(layer.meta, s >> log_bucket_)]) {
+        g = ribbon::NextLayerHash(g);
+        continue;
+      }
+      const uint64_t x = layer.first_block + (s >> 6);
+      const uint32_t cols = r_lo_ + (x >= lower_blocks_ ? 1 : 0);
+      return ribbon::CheckRow(g, s,
+                              data_ + 8 * ribbon::WordOffset(x, lower_blocks_, r_lo_), cols);
+    }
+  }
+
+  // Prefetches layer 0's bump code and the key's two blocks (up to 16 r
+  // bytes; a query that moves on to a later layer is rare, ~6%).
+  void Prefetch(uint64_t key_hash) const {
+    const uint64_t g = SeededHash(key_hash, seed_);
+    const Layer& layer = layers_[0];
+    const uint64_t s = FastRange64(g, layer.start_range);
+    if (layer.meta != nullptr) __builtin_prefetch(layer.meta + (s >> (log_bucket_ + 2)));
+    const uint64_t x = layer.first_block + (s >> 6);
+    const uint8_t* p = data_ + 8 * ribbon::WordOffset(x, lower_blocks_, r_lo_);
+    const uint32_t bytes = 16 * (r_lo_ + 1);
+    for (uint32_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b);
+    __builtin_prefetch(p + bytes - 1);
+  }
+
+  uint32_t r_lo() const { return r_lo_; }
+  uint64_t lower_blocks() const { return lower_blocks_; }
+  uint64_t total_blocks() const { return total_blocks_; }
+  int num_layers() const { return num_layers_; }
+  const Layer& layer(int j) const { return layers_[j]; }
+
+ private:
+  const uint8_t* data_ = nullptr;
+  uint64_t lower_blocks_ = 0;
+  uint64_t total_blocks_ = 0;
+  uint64_t bucket_mask_ = 0;
+  uint32_t thresholds_[4] = {0, 0, 0, 0};
+  uint32_t r_lo_ = 0;
+  int log_bucket_ = 0;
+  int num_layers_ = 0;
+  uint32_t seed_ = 0;
+  Layer layers_[ribbon::kMaxLayers];
+};
+
+// Params word of a Ribbon filter (see RibbonReader).
+struct RibbonParams {
+  uint32_t r_lo = 0;
+  int num_layers = 0;
+  int log_bucket = 0;
+  uint32_t t1 = 0, t2 = 0;
+
+  uint32_t Encode() const {
+    return r_lo | static_cast<uint32_t>(num_layers) << 5 |
+           static_cast<uint32_t>(log_bucket) << 9 | t1 << 13 | t2 << 22;
+  }
+  // False for reserved bits or out-of-range fields.
+  bool Decode(uint32_t params);
+};
+
+inline bool RibbonParams::Decode(uint32_t params) {
+  r_lo = params & 31;
+  num_layers = static_cast<int>((params >> 5) & 15);
+  log_bucket = static_cast<int>((params >> 9) & 15);
+  t1 = (params >> 13) & 511;
+  t2 = (params >> 22) & 511;
+  return (params >> 31) == 0 && num_layers >= 1 && log_bucket >= ribbon::kMinLogBucket &&
+         log_bucket <= ribbon::kMaxLogBucket && t1 <= t2 && t2 <= (1u << log_bucket);
+}
+
+// Buckets of a layer with `start_range` start positions.
+inline uint64_t RibbonBuckets(uint64_t start_range, int log_bucket) {
+  return ((start_range - 1) >> log_bucket) + 1;
+}
+
+// LEB128, at most 5 bytes (values < 2^35, checked by the caller). Returns
+// false when it would read past `end`.
+inline bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t* value) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 35; shift += 7) {
+    if (p == end) return false;
+    const uint8_t byte = *p++;
+    v |= static_cast<uint64_t>(byte & 0x7F) << shift;
+    if ((byte & 0x80) == 0) {
+      *value = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
+  RibbonParams p;
+  if (block.trailer.kind != FilterKind::kRibbon || !p.Decode(block.trailer.params) ||
+      block.payload_bytes < 2) {
+    return false;
+  }
+  const uint8_t* payload = block.payload;
+  const size_t header_bytes = payload[block.payload_bytes - 1];
+  if (header_bytes == 0 || header_bytes + 1 > block.payload_bytes) return false;
+  const uint8_t* cursor = payload + block.payload_bytes - 1 - header_bytes;
+  const uint8_t* header_end = payload + block.payload_bytes - 1;
+  uint64_t lower_blocks = 0;
+  if (!ReadVarint(cursor, header_end, &lower_blocks)) return false;
+  uint64_t total_blocks = 0, meta_bytes = 0;
+  uint64_t meta_offset[ribbon::kMaxLayers] = {};
+  for (int j = 0; j < p.num_layers; ++j) {
+    uint64_t blocks = 0;
+    if (!ReadVarint(cursor, header_end, &blocks) || blocks == 0 || blocks > (1ULL << 32)) {
+      return false;
+    }
+    Layer& layer = out->layers_[j];
+    layer.start_range = blocks * ribbon::kBlockSlots - (ribbon::kBlockSlots - 1);
+    layer.first_block = total_blocks;
+    total_blocks += blocks;
+    meta_offset[j] = meta_bytes;
+    if (j + 1 < p.num_layers) meta_bytes += (RibbonBuckets(layer.start_range, p.log_bucket) + 3) / 4;
+  }
+  if (cursor != header_end || lower_blocks > total_blocks) return false;
+  // total_blocks <= 15 * 2^32 and r_lo < 32: no overflow below.
+  const uint64_t words_bytes = 8 * ribbon::WordOffset(total_blocks, lower_blocks, p.r_lo);
+  if (words_bytes + meta_bytes + header_bytes + 1 > block.payload_bytes) return false;
+  for (int j = 0; j < p.num_layers; ++j) {
+    out->layers_[j].meta =
+        j + 1 < p.num_layers ? payload + words_bytes + meta_offset[j] : nullptr;
+  }
+  out->data_ = payload;
+  out->lower_blocks_ = lower_blocks;
+  out->total_blocks_ = total_blocks;
+  out->bucket_mask_ = (1ULL << p.log_bucket) - 1;
+  out->thresholds_[0] = 0;
+  out->thresholds_[1] = p.t1;
+  out->thresholds_[2] = p.t2;
+  out->thresholds_[3] = 1u << p.log_bucket;
+  out->r_lo_ = p.r_lo;
+  out->log_bucket_ = p.log_bucket;
+  out->num_layers_ = p.num_layers;
+  out->seed_ = block.trailer.seed;
+  return true;
+}
+
+}  // namespace sstfilter

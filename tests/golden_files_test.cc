@@ -1,0 +1,103 @@
+// Golden filter files: one block per filter kind and format version, written
+// once by the builder and committed under tests/golden/. Reading them back
+// pins the READER: a change that breaks filters already on disk fails here
+// even if the builder changed in step (golden_test.cc pins the builder).
+//
+// Each file is a raw filter block built from keys "golden<i>", i < its key
+// count. The test checks every such key reads "may match" and that the
+// false positives among 100,000 probe keys "probe<i>" are exactly the ones
+// recorded in the matching .fp file (so a reader that answered "may match"
+// to everything would fail too).
+//
+// Regenerate (only with a new format version, keeping the old files):
+//   build/tests/core_test --gtest_also_run_disabled_tests
+//       --gtest_filter='GoldenFilesTest.DISABLED_Write*'   (one line)
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "plugin/core/filter_builder.h"
+#include "plugin/core/filter_reader.h"
+#include "plugin/core/hash.h"
+
+namespace sstfilter {
+namespace {
+
+struct GoldenCase {
+  const char* file;  // under tests/golden/, without extension
+  FilterConfig config;
+  int num_keys;
+};
+
+// Format version 1. Append new cases; never change or drop old ones.
+const GoldenCase kCases[] = {
+    {"v1_empty", {FilterKind::kStandardBloom, 10.0}, 0},
+    {"v1_standard_bloom_10", {FilterKind::kStandardBloom, 10.0}, 3000},
+    {"v1_standard_bloom_6p5", {FilterKind::kStandardBloom, 6.5}, 1000},
+    {"v1_blocked_bloom_10", {FilterKind::kBlockedBloom, 10.0, 1}, 3000},
+    {"v1_blocked_bloom_20_lines2", {FilterKind::kBlockedBloom, 20.0, 2}, 3000},
+    {"v1_ribbon_7p3", {FilterKind::kRibbon, 7.3}, 3000},
+    {"v1_ribbon_16", {FilterKind::kRibbon, 16.0}, 20000},
+};
+constexpr int kProbes = 100000;
+
+std::string Path(const GoldenCase& c, const char* ext) {
+  return std::string(SSTFILTER_SOURCE_DIR) + "/tests/golden/" + c.file + ext;
+}
+
+uint64_t KeyHash(const char* prefix, int i) {
+  const std::string k = prefix + std::to_string(i);
+  return HashKey(k.data(), k.size());
+}
+
+template <class Reader>
+std::vector<int> FalsePositives(const Reader& r) {
+  std::vector<int> fps;
+  for (int i = 0; i < kProbes; ++i) {
+    if (r.MayMatch(KeyHash("probe", i))) fps.push_back(i);
+  }
+  return fps;
+}
+
+TEST(GoldenFilesTest, EveryCommittedFilterReadsBackExactly) {
+  for (const GoldenCase& c : kCases) {
+    SCOPED_TRACE(c.file);
+    std::ifstream in(Path(c, ".bin"), std::ios::binary);
+    ASSERT_TRUE(in) << "missing " << Path(c, ".bin");
+    const std::string block((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ifstream fp_in(Path(c, ".fp"));
+    ASSERT_TRUE(fp_in) << "missing " << Path(c, ".fp");
+    std::vector<int> expected;
+    for (int x; fp_in >> x;) expected.push_back(x);
+
+    VisitFilter(block.data(), block.size(), [&](const auto& r) {
+      using R = std::decay_t<decltype(r)>;
+      EXPECT_FALSE((std::is_same_v<R, AlwaysTrueReader>)) << "golden block not trusted";
+      for (int i = 0; i < c.num_keys; ++i) {
+        ASSERT_TRUE(r.MayMatch(KeyHash("golden", i))) << "false negative, key " << i;
+      }
+      EXPECT_EQ(FalsePositives(r), expected);
+    });
+  }
+}
+
+TEST(GoldenFilesTest, DISABLED_WriteGoldenFiles) {
+  for (const GoldenCase& c : kCases) {
+    FilterBuilder b(c.config);
+    for (int i = 0; i < c.num_keys; ++i) b.AddKeyHash(KeyHash("golden", i));
+    size_t len = 0;
+    auto block = b.Finish(&len);
+    std::ofstream(Path(c, ".bin"), std::ios::binary).write(block.get(), len);
+    std::ofstream fp_out(Path(c, ".fp"));
+    VisitFilter(block.get(), len, [&](const auto& r) {
+      for (int x : FalsePositives(r)) fp_out << x << "\n";
+    });
+  }
+}
+
+}  // namespace
+}  // namespace sstfilter
