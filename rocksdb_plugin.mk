@@ -4,8 +4,11 @@
 # RocksDB's make includes as well.
 
 # Our sources include each other as "plugin/core/..." from the repository
-# root, which is plugin/sstfilter inside RocksDB's tree. RocksDB's own -I.
-# comes first, and its tree has no plugin/core or plugin/rocksdb, so nothing
-# of RocksDB is shadowed. <xxhash.h> (header-only, XXH_INLINE_ALL) is the
-# system's libxxhash-dev header: RocksDB keeps its copy as util/xxhash.h.
+# root, which is plugin/sstfilter inside RocksDB's tree. RocksDB's make puts
+# plugin flags BEFORE its own -I. -I./include, and for every file it
+# compiles, so this repository's root must never get a top-level directory
+# named like one of RocksDB's (db, table, util, include, port, cache, ...)
+# or a header RocksDB includes. <xxhash.h> (header-only, XXH_INLINE_ALL)
+# then resolves to the system's libxxhash-dev header; RocksDB keeps its
+# own copy as util/xxhash.h.
 sstfilter_CXXFLAGS += -I./plugin/sstfilter

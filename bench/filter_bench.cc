@@ -59,7 +59,7 @@
 #include "plugin/rocksdb/register.h"
 #include "table/block_based/filter_policy_internal.h"
 
-DEFINE_string(filters, "sstfilter.StandardBloom,rocksdb.Bloom,rocksdb.Ribbon",
+DEFINE_string(filters, "sstfilter.*,rocksdb.Bloom,rocksdb.Ribbon",
               "Comma-separated filter names. rocksdb.Bloom and rocksdb.Ribbon "
               "are RocksDB's built-ins (NewBloomFilterPolicy / "
               "NewRibbonFilterPolicy); 'sstfilter.*' expands to every "

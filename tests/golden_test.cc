@@ -76,8 +76,9 @@ TEST(GoldenTest, BlockedBloomTwoLines20Keys20BitsPerKey) {
 
 TEST(GoldenTest, Ribbon60Keys6Point5BitsPerKey) {
   // 60 keys * 6.5 bits = 390 bits -> 49 bytes: one plain layer of one
-  // 64-slot block, (49 - 3) / 8 = 5 columns (words), all r_lo (lower_blocks
-  // = 1 = total). Header 01 01 (lower_blocks, blocks of layer 0), length 02.
+  // 64-slot block (start range 64 - 63 = 1), (49 - 3) / 8 = 5 columns
+  // (words), all r_lo (lower_blocks = 1 = total). Header 01 01
+  // (lower_blocks, start range of layer 0), length 02.
   // params 0x09020e25: r_lo 5, 1 layer, B = 2^7, t1 16, t2 36.
   EXPECT_EQ(BuildHex(FilterConfig{FilterKind::kRibbon, 6.5}, 60),
             "c748de11afce5016" "c905fd1038e9d310" "3cbef2c74b60d318" "58c869555b3a4702"
@@ -86,19 +87,20 @@ TEST(GoldenTest, Ribbon60Keys6Point5BitsPerKey) {
 }
 
 TEST(GoldenTest, Ribbon2000Keys7Point3BitsPerKey) {
-  // Two layers (30 + 2 blocks), 29 blocks of 7 columns then 3 of 8, codes
-  // for layer 0's buckets. 1841 bytes: pinned by their XXH3 and the tail
-  // (header 1d 1e 02 = lower_blocks 29, 30 and 2 blocks; length 03; trailer
-  // with params 0x09020e47: r_lo 7, 2 layers).
+  // Two chained layers (start ranges 1900 = 0.95 * 2000 and 85: 32 blocks
+  // end 63 slots after start 1984), 29 blocks of 7 columns then 3 of 8,
+  // codes for layer 0's buckets. 1841 bytes: pinned by their XXH3 and the
+  // tail (header 1d ec0e 55 = lower_blocks 29, ranges 1900 and 85; length
+  // 04; trailer with params 0x09020e47: r_lo 7, 2 layers).
   const std::string hex = BuildHex(FilterConfig{FilterKind::kRibbon, 7.3}, 2000);
   ASSERT_EQ(hex.size(), 2 * 1841u);
   EXPECT_EQ(hex.substr(hex.size() - 48),
-            "50420000" "1d1e02" "03" "470e0209" "d0070000" "0000" "05" "01" "b5a7c21b");
+            "104510" "1dec0e55" "04" "470e0209" "d0070000" "0000" "05" "01" "b5a7c21b");
   std::string bytes;
   for (size_t i = 0; i < hex.size(); i += 2) {
     bytes.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
   }
-  EXPECT_EQ(XXH3_64bits(bytes.data(), bytes.size()), 0x2d4247afa704b7b2ULL);
+  EXPECT_EQ(XXH3_64bits(bytes.data(), bytes.size()), 0xa8abfdadf6885ac8ULL);
 }
 
 }  // namespace

@@ -22,14 +22,28 @@
 // layer; a 2-bit code per bucket records the threshold (bump none / offset
 // < t1 / offset < t2 / all; t1 = 16, t2 = 36 from BuRR's rule for
 // eps = -0.05). A query reads the code and either answers from this layer or
-// moves on. Layers of < 256 keys are plain Ribbons that grow a block at a
-// time until solvable.
+// moves on. Layers of < 256 keys are plain Ribbons.
+//
+// Chained layers: all layers share one slot array, layer j + 1's start
+// positions beginning right after layer j's (R_j = 0.95 n_j of them, any
+// number, not whole blocks), so a layer's last keys spill into the next
+// layer's first slots and only the filter's end has the 63 slots a row
+// reaches past the last start. The last (plain) layer takes every start up
+// to the end of the fewest whole blocks that hold it. With separate layers
+// of whole blocks, each layer's tail and the last layer's rounding left
+// 40-100 slots empty: at 4000 keys, 10 bits/key, 64 blocks instead of 63
+// in most filters, 3.4% overhead instead of 1.4%. The filter's block count
+// T alone sets the column split, and one block is 1.6% of a 4000-key
+// filter, so the FP rate is a step function of n + (empty slots); the
+// predictor averages over the T that the empty-slot count gives.
 //
 // Measured (filter_bench, 1M keys, this machine): 1.0006 slots per key
 // (0.06% empty), 0.016 bits per key of codes; overhead over log2(1/FP) of
-// 0.7% at 4 bits/key, 0.4% at 8, 0.1% at 16 (rocksdb.Ribbon: 5-7%). At 10K
-// keys the last layer's block rounding, codes and the 16-byte trailer cost
-// more: 2.1% at 4 bits/key, 1.5% at 8-10, <= 1.3% above.
+// 0.7% at 4 bits/key, 0.4% at 8, 0.1% at 16 (rocksdb.Ribbon: 5-7%). Small
+// filters pay for whole blocks, codes and the 16-byte trailer: at 6 / 10 /
+// 16 bits/key, 1.5 / 1.2 / 0.4% at 10K keys, 2.4 / 1.9 / 1.3% at 4000, and
+// 4.5-6.8% at 1000-2000 keys, where n + ~15 empty slots rounds up to 48
+// (2000 keys) or 24 (1000) slots more (rocksdb.Ribbon 3.7-3.8% at 2000-4000).
 //
 // Fractional bits per key: the solution is stored interleaved in blocks of
 // 64 slots (RocksDB's InterleavedSolutionStorage, util/ribbon_impl.h): a
@@ -57,7 +71,7 @@
 // key at 1M keys, 4-20 bits/key (rocksdb.Ribbon 99-128 in the same run:
 // 0.75-0.88x); at 10K keys 77-94 vs 66-82 (1.0-1.4x: the sort and fixed
 // per-filter costs weigh more). Temporary memory: ~21 bytes per key at 1M
-// including the 8-byte hashes (rocksdb.Ribbon ~28.5), 27.2 at 10K (27.5-28.7).
+// including the 8-byte hashes (rocksdb.Ribbon ~28.5), 22.5 at 10K (27.5-28.7).
 //
 // Kernel contracts: all functions take the filter hash g (already seeded) of
 // one layer; `data` points at the payload, which the reader validated.
@@ -157,15 +171,18 @@ inline bool CheckRow(uint64_t g, uint64_t s, const uint8_t* words, uint32_t cols
 //   | solution words, layer 0.. | bump codes, layer | padding | header | H |
 //   | (8-byte LE words)         | 0 .. L-2 (2 bits) | (zero)  | H bytes| u8|
 //   +---------------------------+-------------------+---------+--------+---+
-//   header: LEB128 lower_blocks, then num_blocks of layers 0 .. L-1.
+//   header: LEB128 lower_blocks, then the start range R of layers 0 .. L-1.
+//   Layer j's starts are the global slots [sum R<j, sum R<=j): layers are
+//   chained, so a layer's keys spill into the next layer's first slots, and
+//   the T = ceil((sum R + 63) / 64) blocks end 63 slots after the last start.
 //
 //   params: bits 0-4 r_lo (0..31), 5-8 num_layers L (1..15), 9-12 log2 B
 //           (6..9), 13-21 t1, 22-30 t2 (t1 <= t2 <= B), 31 reserved zero.
 class RibbonReader {
  public:
   struct Layer {
-    uint64_t start_range = 0;  // 64 * num_blocks - 63 start positions
-    uint64_t first_block = 0;  // global index of its block 0
+    uint64_t start_range = 0;  // R: start positions of this layer
+    uint64_t first_slot = 0;   // global slot of its start 0 (sum of earlier R)
     const uint8_t* meta = nullptr;  // bump codes; nullptr for the last layer
   };
 
@@ -177,13 +194,14 @@ class RibbonReader {
     uint64_t g = SeededHash(key_hash, seed_);
     for (int j = 0;; ++j) {
       const Layer& layer = layers_[j];
-      const uint64_t s = FastRange64(g, layer.start_range);
+      const uint64_t o = FastRange64(g, layer.start_range);
       if (layer.meta != nullptr &&
-          (s & bucket_mask_) < thresholds_[ribbon::BumpCode(layer.meta, s >> log_bucket_)]) {
+          (o & bucket_mask_) < thresholds_[ribbon::BumpCode(layer.meta, o >> log_bucket_)]) {
         g = ribbon::NextLayerHash(g);
         continue;
       }
-      const uint64_t x = layer.first_block + (s >> 6);
+      const uint64_t s = layer.first_slot + o;
+      const uint64_t x = s >> 6;
       const uint32_t cols = r_lo_ + (x >= lower_blocks_ ? 1 : 0);
       return ribbon::CheckRow(g, s,
                               data_ + 8 * ribbon::WordOffset(x, lower_blocks_, r_lo_), cols);
@@ -191,14 +209,13 @@ class RibbonReader {
   }
 
   // Prefetches layer 0's bump code and the key's two blocks (up to 16 r
-  // bytes; a query that moves on to a later layer is rare, ~6%).
+  // bytes; a query that moves on to a later layer is rare, ~5%).
   void Prefetch(uint64_t key_hash) const {
     const uint64_t g = SeededHash(key_hash, seed_);
     const Layer& layer = layers_[0];
-    const uint64_t s = FastRange64(g, layer.start_range);
+    const uint64_t s = FastRange64(g, layer.start_range);  // first_slot 0
     if (layer.meta != nullptr) __builtin_prefetch(layer.meta + (s >> (log_bucket_ + 2)));
-    const uint64_t x = layer.first_block + (s >> 6);
-    const uint8_t* p = data_ + 8 * ribbon::WordOffset(x, lower_blocks_, r_lo_);
+    const uint8_t* p = data_ + 8 * ribbon::WordOffset(s >> 6, lower_blocks_, r_lo_);
     const uint32_t bytes = 16 * (r_lo_ + 1);
     for (uint32_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b);
     __builtin_prefetch(p + bytes - 1);
@@ -253,6 +270,12 @@ inline uint64_t RibbonBuckets(uint64_t start_range, int log_bucket) {
   return ((start_range - 1) >> log_bucket) + 1;
 }
 
+// Blocks of a filter whose layers have `total_starts` start positions in
+// all: the last start's row reaches 63 slots further.
+inline uint64_t RibbonTotalBlocks(uint64_t total_starts) {
+  return (total_starts + 63 + ribbon::kBlockSlots - 1) / ribbon::kBlockSlots;
+}
+
 // LEB128, at most 5 bytes (values < 2^35, checked by the caller). Returns
 // false when it would read past `end`.
 inline bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t* value) {
@@ -282,22 +305,22 @@ inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
   const uint8_t* header_end = payload + block.payload_bytes - 1;
   uint64_t lower_blocks = 0;
   if (!ReadVarint(cursor, header_end, &lower_blocks)) return false;
-  uint64_t total_blocks = 0, meta_bytes = 0;
+  uint64_t total_starts = 0, meta_bytes = 0;
   uint64_t meta_offset[ribbon::kMaxLayers] = {};
   for (int j = 0; j < p.num_layers; ++j) {
-    uint64_t blocks = 0;
-    if (!ReadVarint(cursor, header_end, &blocks) || blocks == 0 || blocks > (1ULL << 32)) {
-      return false;
-    }
+    uint64_t range = 0;
+    // Varints are < 2^35, so total_starts < 15 * 2^35: no overflow below.
+    if (!ReadVarint(cursor, header_end, &range) || range == 0) return false;
     Layer& layer = out->layers_[j];
-    layer.start_range = blocks * ribbon::kBlockSlots - (ribbon::kBlockSlots - 1);
-    layer.first_block = total_blocks;
-    total_blocks += blocks;
+    layer.start_range = range;
+    layer.first_slot = total_starts;
+    total_starts += range;
     meta_offset[j] = meta_bytes;
-    if (j + 1 < p.num_layers) meta_bytes += (RibbonBuckets(layer.start_range, p.log_bucket) + 3) / 4;
+    if (j + 1 < p.num_layers) meta_bytes += (RibbonBuckets(range, p.log_bucket) + 3) / 4;
   }
+  const uint64_t total_blocks = RibbonTotalBlocks(total_starts);
   if (cursor != header_end || lower_blocks > total_blocks) return false;
-  // total_blocks <= 15 * 2^32 and r_lo < 32: no overflow below.
+  // total_blocks < 2^34 and r_lo < 32: no overflow below.
   const uint64_t words_bytes = 8 * ribbon::WordOffset(total_blocks, lower_blocks, p.r_lo);
   if (words_bytes + meta_bytes + header_bytes + 1 > block.payload_bytes) return false;
   for (int j = 0; j < p.num_layers; ++j) {

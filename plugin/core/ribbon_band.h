@@ -17,11 +17,25 @@ namespace sstfilter {
 namespace ribbon {
 namespace band {
 
-struct LayerBand {
-  uint64_t num_blocks = 0;
+// The band of all layers, one row per global slot: layers are chained (layer
+// j + 1's starts begin where layer j's end), so a layer's spill lands in the
+// next layer's first slots and only the last layer leaves a 63-slot tail.
+struct Band {
   std::vector<uint64_t> coeff;   // row per slot, bit 0 = the slot itself
   std::vector<uint32_t> result;  // fingerprint side of the same row
-  std::vector<uint8_t> codes;    // bump code per bucket; empty for the last layer
+  // Makes slots [0, n) addressable; new slots are empty.
+  void Reserve(uint64_t n) {
+    if (coeff.size() < n) {
+      coeff.resize(n, 0);
+      result.resize(n, 0);
+    }
+  }
+};
+
+struct LayerBand {
+  uint64_t first_slot = 0;    // global slot of start 0
+  uint64_t start_range = 0;   // R
+  std::vector<uint8_t> codes;  // bump code per bucket; empty for the last layer
 };
 
 // Gaussian elimination step of Ribbon (Dietzfelbinger & Walzer): reduce the
@@ -96,9 +110,12 @@ class LayerBuilder {
   //    first half's last buckets spill into slots the second half already
   //    filled, so they wait until it is done (RunTwo); they bump a little
   //    more there, ~10 empty slots per layer.
-  void BandBumped(const LayerInput& in, LayerBand* band, std::vector<uint64_t>* bumped) {
-    const uint64_t slots = band->num_blocks * kBlockSlots;
-    const uint64_t range = slots - (kBlockSlots - 1);
+  void BandBumped(const LayerInput& in, Band* band, LayerBand* layer,
+                  std::vector<uint64_t>* bumped) {
+    const uint64_t range = layer->start_range;
+    const uint64_t base = layer->first_slot;
+    band->Reserve(base + range + kBlockSlots - 1);
+    const uint64_t slots = band->coeff.size() - base;  // addressable from start 0
     const uint64_t buckets = RibbonBuckets(range, t_.log_bucket);
     const uint64_t mask = (1ULL << t_.log_bucket) - 1;
     auto start_of = [&](uint64_t v) { return FastRange64(in.g(v), range); };
@@ -113,17 +130,25 @@ class LayerBuilder {
     }
     // Empty groups take the start of the next one.
     for (uint64_t k = 3 * buckets; k-- > 0;) start_[k] = std::min(start_[k], start_[k + 1]);
-    band->coeff.assign(slots, 0);
-    band->result.assign(slots, 0);
-    band->codes.assign(buckets, 0);
+    layer->codes.assign(buckets, 0);
     filled_.assign(buckets + 4, 0);
     in_ = &in;
-    coeff_ = band->coeff.data();
-    result_ = band->result.data();
+    coeff_ = band->coeff.data() + base;
+    result_ = band->result.data() + base;
     range_ = range;
-    codes_ = band->codes.data();
+    codes_ = layer->codes.data();
+    // The previous layer's spill into this one's first slots is lead.
+    for (uint64_t k = 0; k < std::min<uint64_t>(slots, kBlockSlots); ++k) {
+      if (coeff_[k] != 0) ++filled_[k >> t_.log_bucket];
+    }
     bumped_ = bumped;
     const uint64_t num_streams = buckets >= t_.min_buckets_per_stream * 2 ? 2 : 1;
+    // Stream 1 starts without the spill its first bucket would get from the
+    // one before it, which stream 0 bands later: a phantom lead makes that
+    // bucket bump its low groups as usual and leave their slots for the
+    // spill. Without it that spill finds the slots filled and its bucket
+    // often bumps everything (~100 empty slots: 1% of a 10K-key filter).
+    if (num_streams == 2) filled_[buckets / 2] += static_cast<uint32_t>(t_.seam_lead);
     for (uint64_t k = 0; k < num_streams; ++k) {
       streams_[k].u = buckets * k / num_streams;
       streams_[k].u_end = buckets * (k + 1) / num_streams;
@@ -138,18 +163,22 @@ class LayerBuilder {
     RunOne(&streams_[0]);
   }
 
-  // Plain Ribbon (last layer): every key must fit.
-  bool BandAll(const LayerInput& in, LayerBand* band) {
-    const uint64_t slots = band->num_blocks * kBlockSlots;
-    const uint64_t range = slots - (kBlockSlots - 1);
-    band->coeff.assign(slots, 0);
-    band->result.assign(slots, 0);
-    band->codes.clear();
+  // Plain Ribbon (last layer): every key must fit. On failure the band is
+  // as before (the previous layer's spill stays).
+  bool BandAll(const LayerInput& in, Band* band, LayerBand* layer) {
+    const uint64_t range = layer->start_range;
+    band->Reserve(layer->first_slot + range + kBlockSlots - 1);
+    uint64_t* coeff = band->coeff.data() + layer->first_slot;
+    uint32_t* result = band->result.data() + layer->first_slot;
+    layer->codes.clear();
+    pivots_.clear();
     for (size_t i = 0; i < in.num_keys; ++i) {
       const uint64_t g = in.g(in.hashes[i]);
       uint64_t pivot = 0;
-      if (Insert(band->coeff.data(), band->result.data(), FastRange64(g, range),
-                 CoeffRow(g), Fingerprint(g), &pivot) < 0) {
+      const int r = Insert(coeff, result, FastRange64(g, range), CoeffRow(g), Fingerprint(g), &pivot);
+      if (r > 0) pivots_.push_back(pivot);
+      if (r < 0) {
+        for (uint64_t p : pivots_) coeff[p] = 0, result[p] = 0;
         return false;
       }
     }
@@ -160,6 +189,7 @@ class LayerBuilder {
     std::vector<size_t>().swap(start_);
     std::vector<uint32_t>().swap(filled_);
     sorter_.Release();
+    for (Stream& st : streams_) std::vector<uint64_t>().swap(st.pivots);
   }
 
  private:
@@ -297,6 +327,7 @@ class LayerBuilder {
   std::vector<uint32_t> filled_;  // pivots per bucket-sized slot range
   FlagSorter sorter_;
   Stream streams_[2];
+  std::vector<uint64_t> pivots_;  // BandAll's insertions, for undo
   // The layer being banded.
   const LayerInput* in_ = nullptr;
   uint64_t* coeff_ = nullptr;

@@ -1,9 +1,10 @@
 // Builder side of the bumped Ribbon filter (kind 5; essay in ribbon.h).
 //
-// Per attempt (seed): layers are banded one after another, each from the
+// Per attempt (seed): layers are banded one after another into one band
+// (chained: each layer's starts follow the previous layer's), each from the
 // keys the previous one bumped; only then is the column split known (it
-// depends on the total slot count), so every layer keeps its band until the
-// solution is back-substituted straight into the payload.
+// depends on the total slot count), so the band is kept until the solution
+// is back-substituted straight into the payload.
 //
 // Temporary memory per key, beyond the caller's 8-byte hashes (sorted in
 // place): the bands, an 8-byte coefficient row + 4-byte result per slot at
@@ -23,13 +24,13 @@ namespace sstfilter {
 namespace ribbon {
 namespace {
 
+using band::Band;
 using band::LayerBand;
 using band::LayerBuilder;
 using band::LayerInput;
 
-uint64_t RoundUpToBlocks(double slots) {
-  const uint64_t s = static_cast<uint64_t>(std::ceil(std::max(slots, 1.0)));
-  return (s + kBlockSlots - 1) / kBlockSlots;
+uint64_t StartsFor(double slots) {
+  return static_cast<uint64_t>(std::ceil(std::max(slots, 1.0)));
 }
 
 size_t VarintBytes(uint64_t v) {
@@ -41,35 +42,61 @@ size_t VarintBytes(uint64_t v) {
   return n;
 }
 
-// Bands every layer for one seed. False when the last layer stays
-// unsolvable after its growth steps.
-bool BandLayers(const Tuning& t, uint64_t* hashes, size_t num_keys, uint32_t seed,
+// Bands every layer for one seed into *band. False when the last layer
+// stays unsolvable after its growth steps.
+//
+// BuRR layers get ceil(slots_per_key * n) starts. The last (plain) layer
+// gets every start up to the end of the smallest whole number of blocks
+// that leaves it last_slots_per_key * n + last_extra_slots free slots, and
+// a block more per failure: the filter's block count T is all that sets the
+// FP rate, so the last layer takes whatever T leaves.
+bool BandLayers(const Tuning& t, uint64_t* hashes, size_t num_keys, uint32_t seed, Band* band,
                 std::vector<LayerBand>* layers) {
   layers->clear();
+  band->coeff.clear();
+  band->result.clear();
+  // Room for the usual total (~1.001 n + 64 slots) so that growing the
+  // band layer by layer never copies it (a copy would double its memory).
+  const size_t capacity = num_keys + num_keys / 128 + 2 * kBlockSlots;
+  band->coeff.reserve(capacity);
+  band->result.reserve(capacity);
   LayerBuilder builder(t);
   std::vector<uint64_t> current, bumped;
   LayerInput in{hashes, num_keys, true, seed};
+  uint64_t first_slot = 0;
   for (int j = 0; j < kMaxLayers; ++j) {
     layers->emplace_back();
-    LayerBand& band = layers->back();
+    LayerBand& layer = layers->back();
+    layer.first_slot = first_slot;
     if (in.num_keys >= t.min_burr_keys && j + 1 < kMaxLayers) {
-      band.num_blocks = RoundUpToBlocks(t.slots_per_key * static_cast<double>(in.num_keys));
+      layer.start_range = StartsFor(t.slots_per_key * static_cast<double>(in.num_keys));
       bumped.clear();
-      builder.BandBumped(in, &band, &bumped);
+      builder.BandBumped(in, band, &layer, &bumped);
       // Nothing bumped: this is the last layer and needs no codes.
       if (bumped.empty()) {
-        band.codes.clear();
+        layer.codes.clear();
         return true;
       }
       current.swap(bumped);
       in = LayerInput{current.data(), current.size(), false, 0};
+      first_slot += layer.start_range;
       continue;
     }
     builder.ReleaseScratch();
-    band.num_blocks = RoundUpToBlocks(t.last_slots_per_key * static_cast<double>(in.num_keys) +
-                                      t.last_extra_slots);
-    for (int grow = 0; grow <= t.max_last_growth; ++grow, ++band.num_blocks) {
-      if (builder.BandAll(in, &band)) return true;
+    band->Reserve(first_slot + kBlockSlots);
+    const uint64_t spill = static_cast<uint64_t>(
+        std::count_if(band->coeff.begin() + static_cast<ptrdiff_t>(first_slot),
+                      band->coeff.begin() + static_cast<ptrdiff_t>(first_slot + kBlockSlots),
+                      [](uint64_t c) { return c != 0; }));
+    const double need = static_cast<double>(first_slot + spill) +
+                        t.last_slots_per_key * static_cast<double>(in.num_keys) +
+                        t.last_extra_slots;
+    // Smallest T whose slots cover `need`, and at least one start.
+    uint64_t blocks = std::max(static_cast<uint64_t>(std::ceil(need / kBlockSlots)),
+                               RibbonTotalBlocks(first_slot + 1));
+    for (int grow = 0; grow <= t.max_last_growth; ++grow, ++blocks) {
+      layer.start_range = blocks * kBlockSlots - (kBlockSlots - 1) - first_slot;
+      if (builder.BandAll(in, band, &layer)) return true;
     }
     return false;
   }
@@ -85,18 +112,17 @@ struct Layout {
   uint32_t r_lo = 0;
 };
 
-Layout ComputeLayout(const uint64_t* blocks, const bool* has_codes, int num_layers,
+Layout ComputeLayout(const uint64_t* ranges, const bool* has_codes, int num_layers,
                      int log_bucket, size_t payload_bytes) {
   Layout l;
   size_t header_bytes = 1;  // the length byte
+  uint64_t total_starts = 0;
   for (int j = 0; j < num_layers; ++j) {
-    l.total_blocks += blocks[j];
-    header_bytes += VarintBytes(blocks[j]);
-    if (has_codes[j]) {
-      l.meta_bytes +=
-          (RibbonBuckets(blocks[j] * kBlockSlots - (kBlockSlots - 1), log_bucket) + 3) / 4;
-    }
+    total_starts += ranges[j];
+    header_bytes += VarintBytes(ranges[j]);
+    if (has_codes[j]) l.meta_bytes += (RibbonBuckets(ranges[j], log_bucket) + 3) / 4;
   }
+  l.total_blocks = RibbonTotalBlocks(total_starts);
   header_bytes += VarintBytes(l.total_blocks);  // lower_blocks <= total_blocks
   if (l.meta_bytes + header_bytes > payload_bytes) return l;
   const uint64_t words = (payload_bytes - l.meta_bytes - header_bytes) / 8;
@@ -119,17 +145,16 @@ inline int Parity(uint64_t x) {
   return __builtin_parityll(x);
 }
 
-// Solves one layer's band into the payload, block by block from the end
+// Solves the band (all layers) into the payload, block by block from the end
 // (RocksDB's InterleavedBackSubst, util/ribbon_alg.h): state[k] holds column
 // k of the 64 slots after the current one, so each slot costs r_lo + 1
 // parities. Columns of r_lo blocks beyond r_lo are computed but not stored:
 // no stored value depends on them, since columns never decrease.
 template <bool kPopcnt>
-inline void BackSubstituteImpl(const LayerBand& band, uint64_t first_block, const Layout& l,
-                               uint8_t* payload) {
+inline void BackSubstituteImpl(const Band& band, const Layout& l, uint8_t* payload) {
   const uint32_t cols_hi = l.r_lo + 1;
   uint64_t state[kMaxColumns] = {};
-  for (uint64_t b = band.num_blocks; b-- > 0;) {
+  for (uint64_t b = l.total_blocks; b-- > 0;) {
     for (int i = kBlockSlots - 1; i >= 0; --i) {
       const uint64_t slot = b * kBlockSlots + static_cast<uint64_t>(i);
       const uint64_t c = band.coeff[slot] >> 1;
@@ -139,7 +164,7 @@ inline void BackSubstituteImpl(const LayerBand& band, uint64_t first_block, cons
         state[k] = (state[k] << 1) | bit;
       }
     }
-    const uint64_t x = first_block + b;
+    const uint64_t x = b;
     const uint32_t cols = l.r_lo + (x >= l.lower_blocks ? 1 : 0);
     uint8_t* words = payload + 8 * WordOffset(x, l.lower_blocks, l.r_lo);
     for (uint32_t k = 0; k < cols; ++k) StoreWord(state[k], words + 8 * k);
@@ -149,21 +174,19 @@ inline void BackSubstituteImpl(const LayerBand& band, uint64_t first_block, cons
 #if defined(__x86_64__) && !defined(__POPCNT__)
 // Debian builds for baseline x86-64, where parity is ~6 instructions; with
 // POPCNT (every x86-64 CPU since 2008-2011) it is 2. Chosen at run time.
-__attribute__((target("popcnt"))) void BackSubstitutePopcnt(const LayerBand& band,
-                                                            uint64_t first_block,
+__attribute__((target("popcnt"))) void BackSubstitutePopcnt(const Band& band,
                                                             const Layout& l, uint8_t* payload) {
-  BackSubstituteImpl<true>(band, first_block, l, payload);
+  BackSubstituteImpl<true>(band, l, payload);
 }
 #endif
 
-void BackSubstitute(const LayerBand& band, uint64_t first_block, const Layout& l,
-                    uint8_t* payload) {
+void BackSubstitute(const Band& band, const Layout& l, uint8_t* payload) {
 #if defined(__x86_64__) && !defined(__POPCNT__)
   static const bool has_popcnt = __builtin_cpu_supports("popcnt");
-  if (has_popcnt) return BackSubstitutePopcnt(band, first_block, l, payload);
-  BackSubstituteImpl<false>(band, first_block, l, payload);
+  if (has_popcnt) return BackSubstitutePopcnt(band, l, payload);
+  BackSubstituteImpl<false>(band, l, payload);
 #else
-  BackSubstituteImpl<false>(band, first_block, l, payload);
+  BackSubstituteImpl<false>(band, l, payload);
 #endif
 }
 
@@ -175,66 +198,101 @@ void WriteVarint(uint64_t v, uint8_t** p) {
   *(*p)++ = static_cast<uint8_t>(v);
 }
 
-void WriteFilter(const std::vector<LayerBand>& layers, const Layout& l,
+void WriteFilter(Band* band, const std::vector<LayerBand>& layers, const Layout& l,
                  uint8_t* payload, size_t payload_bytes) {
-  uint64_t first_block = 0;
-  for (const LayerBand& band : layers) {
-    BackSubstitute(band, first_block, l, payload);
-    first_block += band.num_blocks;
-  }
+  band->Reserve(l.total_blocks * kBlockSlots);
+  BackSubstitute(*band, l, payload);
   uint8_t* meta = payload + 8 * WordOffset(l.total_blocks, l.lower_blocks, l.r_lo);
-  for (const LayerBand& band : layers) {
-    for (size_t u = 0; u < band.codes.size(); ++u) {
-      meta[u >> 2] |= static_cast<uint8_t>(band.codes[u] << ((u & 3) * 2));
+  for (const LayerBand& layer : layers) {
+    for (size_t u = 0; u < layer.codes.size(); ++u) {
+      meta[u >> 2] |= static_cast<uint8_t>(layer.codes[u] << ((u & 3) * 2));
     }
-    meta += (band.codes.size() + 3) / 4;
+    meta += (layer.codes.size() + 3) / 4;
   }
   uint8_t header[6 * (kMaxLayers + 1)];
   uint8_t* p = header;
   WriteVarint(l.lower_blocks, &p);
-  for (const LayerBand& band : layers) WriteVarint(band.num_blocks, &p);
+  for (const LayerBand& layer : layers) WriteVarint(layer.start_range, &p);
   const size_t header_bytes = static_cast<size_t>(p - header);
   std::copy(header, p, payload + payload_bytes - 1 - header_bytes);
   payload[payload_bytes - 1] = static_cast<uint8_t>(header_bytes);
 }
 
-// Expected layer sizes for num_keys: layer loads as configured, a BuRR layer
-// filling `kExpectedFill` of its slots (measured, see ribbon.h) and bumping
-// the rest.
+// Layout model. Layer j's keys fill about its R_j starts' worth of slots
+// (chained layers: its spill out replaces the previous layer's spill in),
+// so a BuRR layer bumps ~n_j - R_j keys, and every key but those in empty
+// slots is stored: T = ceil((n + E) / 64), E the empty slots needed
+// (layer 0's first bucket, density dips, the stream seam, the last layer's
+// slack). Beyond one plain layer, E is fitted to the T of 40 filters each at 700 .. 300K keys:
+// about normal, mean kEmptyBase (+ kEmptySeam with two streams) +
+// kEmptyPerKey n, sd 3 + 0.1 sqrt(n). The model averages the FP rate over
+// the T that E gives: T alone sets the column split, and one block more is
+// 1/T of the payload (1.6% at 4000 keys).
 constexpr double kExpectedFill = 0.999;
+constexpr double kEmptyBase = 14.0;
+constexpr double kEmptySeam = 16.0;
+constexpr double kEmptyPerKey = 0.00073;
+constexpr double kEmptyPlain = 3.0;
 
-Layout ExpectedLayout(const Tuning& t, size_t num_keys, size_t payload_bytes) {
-  uint64_t blocks[kMaxLayers];
+// The layout with `total_blocks` blocks (0: the fewest that hold the
+// expected layers), layer ranges as expected for num_keys.
+Layout ExpectedLayout(const Tuning& t, size_t num_keys, uint64_t total_blocks,
+                      size_t payload_bytes) {
+  uint64_t ranges[kMaxLayers];
   bool has_codes[kMaxLayers];
   double n = static_cast<double>(num_keys);
+  uint64_t first_slot = 0;
   int num_layers = 0;
   for (int j = 0; j < kMaxLayers; ++j) {
     ++num_layers;
     if (n >= static_cast<double>(t.min_burr_keys) && j + 1 < kMaxLayers) {
-      blocks[j] = RoundUpToBlocks(t.slots_per_key * n);
+      ranges[j] = StartsFor(t.slots_per_key * n);
       has_codes[j] = true;
-      n = std::max(0.0, n - kExpectedFill * static_cast<double>(blocks[j] * kBlockSlots));
+      n = std::max(0.0, n - kExpectedFill * static_cast<double>(ranges[j]));
+      first_slot += ranges[j];
       if (n < 1.0) {
         has_codes[j] = false;
         break;
       }
       continue;
     }
-    blocks[j] = RoundUpToBlocks(t.last_slots_per_key * n + t.last_extra_slots);
     has_codes[j] = false;
+    const uint64_t min_blocks = RibbonTotalBlocks(first_slot + 1);
+    ranges[j] = std::max(total_blocks, min_blocks) * kBlockSlots - (kBlockSlots - 1) - first_slot;
     break;
   }
-  return ComputeLayout(blocks, has_codes, num_layers, t.log_bucket, payload_bytes);
+  return ComputeLayout(ranges, has_codes, num_layers, t.log_bucket, payload_bytes);
 }
 
-// A Ribbon this small (a few blocks) can lose to a Bloom filter of the same
-// size: block granularity and the last layer's slack cost whole bits per key.
-bool RibbonIsWorthIt(const Tuning& t, const FilterConfig& config, size_t num_keys,
-                     size_t payload_bytes, Layout* expected) {
-  *expected = ExpectedLayout(t, num_keys, payload_bytes);
-  if (!expected->fits || config.bits_per_key >= kMaxColumns) return false;
-  return LayoutFpRate(*expected) <
-         kStandardBloomOps.predicted_fp_rate(config, num_keys, payload_bytes);
+// Expected FP rate over the distribution of T, each T's rate capped at
+// `bloom_fp` (Build falls back to a standard Bloom filter where that is
+// better: a Ribbon of a few blocks loses whole bits per key to a block
+// more). 1.0 when the likeliest layout does not fit the payload.
+double ExpectedFpRate(const Tuning& t, size_t num_keys, size_t payload_bytes, double bloom_fp) {
+  const double n = static_cast<double>(num_keys);
+  const bool two_streams =
+      n >= static_cast<double>(t.min_burr_keys) &&
+      RibbonBuckets(StartsFor(t.slots_per_key * n), t.log_bucket) >= 2 * t.min_buckets_per_stream;
+  // A single plain layer (fewer than min_burr_keys) only needs the slack of
+  // a small dense system: a few slots (60 keys fit one block).
+  const bool plain = n < static_cast<double>(t.min_burr_keys);
+  const double mean =
+      n + (plain ? kEmptyPlain : kEmptyBase + (two_streams ? kEmptySeam : 0.0) + kEmptyPerKey * n);
+  const double sd = plain ? 3.0 : 3.0 + 0.1 * std::sqrt(n);
+  const uint64_t likeliest = static_cast<uint64_t>(std::ceil(mean / kBlockSlots));
+  if (!ExpectedLayout(t, num_keys, likeliest, payload_bytes).fits) return 1.0;
+  auto cdf = [&](double x) { return 0.5 * std::erfc((mean - x) / (sd * std::sqrt(2.0))); };
+  double fp = 0, weight = 0;
+  const uint64_t lo = likeliest > 4 ? likeliest - 4 : 1;
+  for (uint64_t blocks = lo; blocks <= likeliest + 4; ++blocks) {
+    // P(64 (blocks - 1) < n + E <= 64 blocks); the lowest T takes the tail.
+    const double p = cdf(64.0 * blocks) - (blocks == lo ? 0.0 : cdf(64.0 * (blocks - 1)));
+    if (p <= 0) continue;
+    const Layout l = ExpectedLayout(t, num_keys, blocks, payload_bytes);
+    fp += p * (l.fits ? std::min(LayoutFpRate(l), bloom_fp) : bloom_fp);
+    weight += p;
+  }
+  return weight > 0 ? fp / weight : 1.0;
 }
 
 void BuildBloomFallback(const FilterConfig& config, uint64_t* hashes, size_t num_keys,
@@ -252,23 +310,26 @@ void Build(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
   BuildStats local;
   BuildStats& st = stats != nullptr ? *stats : local;
   st = BuildStats();
-  Layout expected;
-  if (RibbonIsWorthIt(t, config, num_keys, payload_bytes, &expected)) {
+  const double bloom_fp = kStandardBloomOps.predicted_fp_rate(config, num_keys, payload_bytes);
+  if (config.bits_per_key < kMaxColumns &&
+      ExpectedFpRate(t, num_keys, payload_bytes, bloom_fp) < bloom_fp) {
+    Band band;
     std::vector<LayerBand> layers;
     for (int attempt = 0; attempt < t.max_seeds; ++attempt) {
       const uint32_t seed = static_cast<uint32_t>(attempt);
       st.seeds_tried = attempt + 1;
-      if (!BandLayers(t, hashes, num_keys, seed, &layers)) continue;
-      uint64_t blocks[kMaxLayers];
+      if (!BandLayers(t, hashes, num_keys, seed, &band, &layers)) continue;
+      uint64_t ranges[kMaxLayers];
       bool has_codes[kMaxLayers];
       const int num_layers = static_cast<int>(layers.size());
       for (int j = 0; j < num_layers; ++j) {
-        blocks[j] = layers[j].num_blocks;
+        ranges[j] = layers[j].start_range;
         has_codes[j] = !layers[j].codes.empty();
       }
-      const Layout l = ComputeLayout(blocks, has_codes, num_layers, t.log_bucket, payload_bytes);
-      if (!l.fits) continue;
-      WriteFilter(layers, l, payload, payload_bytes);
+      const Layout l = ComputeLayout(ranges, has_codes, num_layers, t.log_bucket, payload_bytes);
+      // Another seed would give about the same T.
+      if (!l.fits || LayoutFpRate(l) >= bloom_fp) break;
+      WriteFilter(&band, layers, l, payload, payload_bytes);
       RibbonParams params;
       params.r_lo = l.r_lo;
       params.num_layers = num_layers;
@@ -279,12 +340,10 @@ void Build(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
       trailer->params = params.Encode();
       trailer->seed = static_cast<uint16_t>(seed);
       st.num_layers = num_layers;
-      for (int j = 0; j < num_layers; ++j) {
-        st.slots_in_layer[j] = blocks[j] * kBlockSlots;
-        st.empty_in_layer[j] = static_cast<uint64_t>(
-            std::count(layers[j].coeff.begin(), layers[j].coeff.end(), 0));
-        st.total_slots += blocks[j] * kBlockSlots;
-      }
+      st.total_slots = l.total_blocks * kBlockSlots;
+      st.empty_slots = static_cast<uint64_t>(
+          std::count(band.coeff.begin(), band.coeff.begin() + st.total_slots, 0));
+      for (int j = 0; j < num_layers; ++j) st.starts_in_layer[j] = ranges[j];
       return;
     }
   }
@@ -294,11 +353,9 @@ void Build(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
 
 double PredictedFpRate(const Tuning& t, const FilterConfig& config, size_t num_keys,
                        size_t payload_bytes) {
-  Layout expected;
-  if (RibbonIsWorthIt(t, config, num_keys, payload_bytes, &expected)) {
-    return LayoutFpRate(expected);
-  }
-  return kStandardBloomOps.predicted_fp_rate(config, num_keys, payload_bytes);
+  const double bloom_fp = kStandardBloomOps.predicted_fp_rate(config, num_keys, payload_bytes);
+  if (config.bits_per_key >= kMaxColumns) return bloom_fp;
+  return std::min(bloom_fp, ExpectedFpRate(t, num_keys, payload_bytes, bloom_fp));
 }
 
 }  // namespace ribbon

@@ -37,6 +37,8 @@ struct Tuning {
   // Layers of at least twice this many buckets are banded as two
   // interleaved streams (~10 empty slots at the seam).
   uint64_t min_buckets_per_stream = 16;
+  // Phantom lead of stream 1's first bucket (ribbon_band.h, BandBumped).
+  int64_t seam_lead = 64;
   // Fewer keys than this go to one plain Ribbon layer (no codes).
   size_t min_burr_keys = 256;
   // The plain last layer starts at this many slots per key (plus extra) and
@@ -52,10 +54,9 @@ struct BuildStats {
   int seeds_tried = 0;
   bool fell_back = false;  // wrote a standard Bloom filter instead
   int num_layers = 0;
-  uint64_t total_slots = 0;
-  uint64_t keys_in_layer[kMaxLayers] = {};
-  uint64_t slots_in_layer[kMaxLayers] = {};
-  uint64_t empty_in_layer[kMaxLayers] = {};  // slots no key pivots on
+  uint64_t total_slots = 0;                // 64 T
+  uint64_t empty_slots = 0;                // slots no key pivots on
+  uint64_t starts_in_layer[kMaxLayers] = {};  // R_j
 };
 
 // Builds kind 5 into `payload` (zero-filled, payload_bytes long) from
