@@ -1,0 +1,389 @@
+#!/usr/bin/env bash
+# Builds sstfilter INTO RocksDB, the way a user adopts a plugin, and proves
+# the result works:
+#
+#   bash scripts/build-in-rocksdb.sh --version 7.8.3|9.10.0 [--cmake]
+#        [--jobs N] [--num KEYS] [--bits_per_key B] [--fetch-only|--compile-only]
+#
+#   1. installs what the build needs (as root, apt: compiler, gflags,
+#      libxxhash-dev, dpkg-dev; cmake with --cmake);
+#   2. fetches Debian's source package of that RocksDB version (7.8.3 from
+#      Debian 12 bookworm, 9.10.0 from Debian 13 trixie) through a private apt
+#      configuration under .deps/rocksdb-build/: deb-src entries derived from
+#      the system's configured deb entries (one-line and deb822) with the
+#      release name replaced; the system's apt sources and lists are untouched;
+#   3. unpacks it (Debian patches applied; see step 2 for mirrors that
+#      serve only the upstream tarball) into
+#      .deps/rocksdb-build/<version>-<make|cmake>/rocksdb and links this
+#      checkout as its plugin/sstfilter;
+#   4. builds db_bench and sst_dump with ROCKSDB_PLUGINS=sstfilter, with
+#      RocksDB's make (default) or CMake (--cmake), statically linked;
+#   5. for every registered sstfilter policy: runs that db_bench with the
+#      policy selected ONLY through --options_file (no LD_PRELOAD) on
+#      fillrandom,compact,readmissing and checks
+#        - every SST file names the policy (the built sst_dump),
+#        - the filter answered: rocksdb.bloom.filter.useful > 0,
+#        - the FP rate, false positives / filter checks from the statistics,
+#          is within 25% of the core's own prediction (bench/predict_fp.cc)
+#          for that bits/key at the SST files' mean keys per filter;
+#   6. prints a RESULT line and a Markdown row for the README table.
+#
+# --fetch-only stops after step 3; --compile-only then compiles every plugin
+# source against that tree with RocksDB's warning flags (g++ -fsyntax-only:
+# seconds instead of the full build).
+#
+# Resumable: every step leaves a stamp and is skipped when done (the
+# download in .deps/rocksdb-build/pkg-<version>, shared by the make and cmake
+# builds; the rest in <build dir>/stamps); an interrupted build continues
+# where make stopped. The build
+# takes 15-60 minutes on 2 cores, so this is not part of CI. Exit status 0
+# only if every policy passed.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WORK="$ROOT/.deps/rocksdb-build"
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+
+VERSION=""
+SYSTEM=make
+JOBS=2
+NUM=1000000
+BITS_PER_KEY=10
+TOLERANCE=0.25
+FETCH_ONLY=0
+COMPILE_ONLY=0
+
+log() { printf '[build-in-rocksdb %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf '[build-in-rocksdb] error: %s\n' "$*" >&2; exit 1; }
+usage() { sed -n '2,7p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --version) VERSION="${2:-}"; shift 2 ;;
+    --version=*) VERSION="${1#*=}"; shift ;;
+    --cmake) SYSTEM=cmake; shift ;;
+    --jobs) JOBS="${2:-}"; shift 2 ;;
+    --num) NUM="${2:-}"; shift 2 ;;
+    --bits_per_key) BITS_PER_KEY="${2:-}"; shift 2 ;;
+    --fetch-only) FETCH_ONLY=1; shift ;;
+    --compile-only) COMPILE_ONLY=1; shift ;;
+    -h|--help) usage ;;
+    *) echo "unknown argument: $1" >&2; usage ;;
+  esac
+done
+# The Debian release that carries each supported RocksDB version.
+case "$VERSION" in
+  7.8.3) SUITE=bookworm ;;
+  9.10.0) SUITE=trixie ;;
+  *) echo "--version must be 7.8.3 or 9.10.0" >&2; usage ;;
+esac
+
+BDIR="$WORK/$VERSION-$SYSTEM"
+TREE="$BDIR/rocksdb"
+STAMPS="$BDIR/stamps"
+PKG="$WORK/pkg-$VERSION"     # the downloaded source package, shared by make and cmake
+APT="$WORK/apt-$SUITE"
+mkdir -p "$STAMPS" "$PKG"
+done_step() { [ -f "$STAMPS/$1" ]; }
+stamp() { date -u +%FT%TZ > "$STAMPS/$1"; }
+T0=$SECONDS
+log "RocksDB $VERSION ($SUITE), $SYSTEM build in ${BDIR#$ROOT/}"
+
+# --- 1. Build dependencies (checked every run: cheap). ------------------------
+PACKAGES=(build-essential dpkg-dev xz-utils ca-certificates libgflags-dev libxxhash-dev)
+[ "$SYSTEM" = cmake ] && PACKAGES+=(cmake)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' \
+    || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  [ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}); run as root to install them"
+  log "step 1/6: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q >&2
+  apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+else
+  log "step 1/6: build dependencies present"
+fi
+
+# --- 2. Debian's source package of exactly this RocksDB version. -------------
+# deb-src entries for $SUITE, derived from the system's own deb entries: the
+# system's release name in each suite (bookworm, bookworm-updates,
+# bookworm-security) is replaced by $SUITE; entries whose suites are not
+# named after the release (third-party repositories) are left out. Entries
+# without a key get the Debian archive keyring, which holds the keys of the
+# current and the next release.
+write_private_sources() {
+  local from
+  from="$(. /etc/os-release && echo "${VERSION_CODENAME:-}")"
+  [ -n "$from" ] || die "no VERSION_CODENAME in /etc/os-release"
+  rm -rf "$APT"
+  mkdir -p "$APT/sources.list.d" "$APT/lists/partial" "$APT/cache/archives/partial"
+  : > "$APT/sources.list"
+  local f
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    awk -v from="$from" -v to="$SUITE" -v key="$KEYRING" '
+      /^[ \t]*deb[ \t]/ {
+        line = $0; sub(/^[ \t]*deb[ \t]+/, "", line); opts = ""
+        if (line ~ /^\[/) { e = index(line, "]"); opts = substr(line, 2, e - 2)
+                            line = substr(line, e + 1); sub(/^[ \t]+/, "", line) }
+        n = split(line, w, /[ \t]+/); suite = w[2]
+        if (suite == from) suite = to
+        else if (index(suite, from "-") == 1) suite = to substr(suite, length(from) + 1)
+        else next
+        if (opts !~ /signed-by=/) opts = opts (opts == "" ? "" : " ") "signed-by=" key
+        out = "deb-src [" opts "] " w[1] " " suite
+        for (i = 3; i <= n; i++) out = out " " w[i]
+        print out
+      }' "$f" >> "$APT/sources.list"
+  done
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    awk -v from="$from" -v to="$SUITE" -v key="$KEYRING" '
+      BEGIN { RS = "" }
+      {
+        n = split($0, l, "\n"); deb = 0; signed = 0; out = ""
+        for (i = 1; i <= n; i++) {
+          line = l[i]
+          if (line ~ /^Types:/) {
+            if (line ~ /[ \t]deb([ \t]|$)/) deb = 1
+            line = "Types: deb-src"
+          } else if (line ~ /^Suites:/) {
+            m = split(substr(line, 8), s, /[ \t]+/); kept = ""
+            for (j = 1; j <= m; j++) {
+              if (s[j] == from) kept = kept " " to
+              else if (index(s[j], from "-") == 1) kept = kept " " to substr(s[j], length(from) + 1)
+            }
+            if (kept == "") deb = 0
+            line = "Suites:" kept
+          } else if (line ~ /^Signed-By:/) signed = 1
+          out = out line "\n"
+        }
+        if (!deb) next
+        if (!signed) out = out "Signed-By: " key "\n"
+        printf "%s\n", out
+      }' "$f" > "$APT/sources.list.d/$(basename "$f")"
+  done
+  grep -rqs '^deb-src\|^Types: deb-src' "$APT/sources.list" "$APT/sources.list.d" \
+    || die "no Debian deb entries in /etc/apt to derive $SUITE deb-src entries from"
+}
+APT_OPTS=(
+  -o Dir::Etc::sourcelist="$APT/sources.list"
+  -o Dir::Etc::sourceparts="$APT/sources.list.d"
+  -o Dir::State::Lists="$APT/lists"
+  -o Dir::Cache="$APT/cache"
+  -o APT::Get::List-Cleanup=0
+)
+# Some mirrors serve the upstream tarball of a source package but not its
+# .dsc and .debian.tar (seen here for trixie). Then the tree is the upstream
+# tarball, checked against the SHA-256 in the signed Sources index, without
+# Debian's patches (bookworm's 7.8.3 patches touch build files, one test and
+# code for other CPU architectures); the log and the RESULT line say so.
+have_dsc() { ls "$PKG"/rocksdb_*.dsc >/dev/null 2>&1; }
+have_orig() { ls "$PKG"/rocksdb_"$VERSION".orig.tar.* >/dev/null 2>&1; }
+if [ -f "$PKG/.done" ] && { have_dsc || have_orig; }; then
+  log "step 2/6: source package cached in ${PKG#$ROOT/} ($(cat "$PKG/.kind"))"
+else
+  log "step 2/6: fetching the rocksdb $VERSION source package from $SUITE (private apt state in ${APT#$ROOT/})"
+  write_private_sources
+  apt-get "${APT_OPTS[@]}" update -q >&2
+  showsrc="$(apt-cache "${APT_OPTS[@]}" showsrc rocksdb)"
+  # The highest Debian revision of exactly this upstream version.
+  deb_version="$(sed -n 's/^Version: //p' <<<"$showsrc" |
+    awk -v up="$VERSION" '{ v = $0; sub(/^[0-9]+:/, "", v); sub(/-[^-]*$/, "", v); if (v == up) print $0 }' |
+    sort -V | tail -n1)"
+  [ -n "$deb_version" ] || die "no rocksdb $VERSION source package in $SUITE"
+  rm -f "$PKG"/* "$PKG"/.done "$PKG"/.kind
+  ( cd "$PKG" && apt-get "${APT_OPTS[@]}" source --download-only -q "rocksdb=$deb_version" >&2 ) \
+    || log "step 2/6: apt-get source reported errors (see above)"
+  if have_dsc && ls "$PKG"/rocksdb_*.debian.tar.* >/dev/null 2>&1; then
+    echo "Debian source package rocksdb $deb_version" > "$PKG/.kind"
+  elif have_orig; then
+    orig="$(basename "$(ls "$PKG"/rocksdb_"$VERSION".orig.tar.* | head -n1)")"
+    want="$(awk -v f="$orig" '/^Checksums-Sha256:/ { on = 1; next } /^[^ ]/ { on = 0 }
+                               on && $3 == f { print $1; exit }' <<<"$showsrc")"
+    [ -n "$want" ] && [ "$(sha256sum < "$PKG/$orig" | cut -d' ' -f1)" = "$want" ] \
+      || die "$orig does not match the SHA-256 of the Sources index"
+    rm -f "$PKG"/rocksdb_*.dsc
+    echo "upstream tarball $orig of rocksdb $deb_version, SHA-256 checked, without Debian patches (mirror lacks the .dsc)" \
+      > "$PKG/.kind"
+    log "step 2/6: WARNING: $(cat "$PKG/.kind")"
+  else
+    die "download of rocksdb=$deb_version failed"
+  fi
+  date -u +%FT%TZ > "$PKG/.done"   # shared by the make and cmake builds
+fi
+
+# --- 3. Unpack and link this checkout as plugin/sstfilter. -------------------
+if done_step unpack && [ -f "$TREE/include/rocksdb/version.h" ]; then
+  log "step 3/6: source tree present: ${TREE#$ROOT/}"
+else
+  rm -rf "$TREE" "$TREE.tmp"
+  if have_dsc; then
+    log "step 3/6: unpacking into ${TREE#$ROOT/} (Debian patches applied)"
+    dpkg-source -q -x "$(ls "$PKG"/rocksdb_*.dsc | head -n1)" "$TREE.tmp" >&2
+  else
+    log "step 3/6: unpacking the upstream tarball into ${TREE#$ROOT/}"
+    mkdir -p "$TREE.tmp"
+    tar -xf "$(ls "$PKG"/rocksdb_"$VERSION".orig.tar.* | head -n1)" -C "$TREE.tmp" --strip-components=1
+  fi
+  mv "$TREE.tmp" "$TREE"
+  stamp unpack
+fi
+got="$(sed -n 's/^#define ROCKSDB_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' \
+  "$TREE/include/rocksdb/version.h" | paste -sd.)"
+[ "$got" = "$VERSION" ] || die "source tree is RocksDB $got, not $VERSION"
+ln -sfn "$ROOT" "$TREE/plugin/sstfilter"
+if [ "$FETCH_ONLY" = 1 ]; then
+  log "source tree ready: $TREE (plugin/sstfilter -> $ROOT)"
+  exit 0
+fi
+if [ "$COMPILE_ONLY" = 1 ]; then
+  # As RocksDB's make compiles plugin sources (include order, warnings,
+  # -fno-rtti of release builds), minus optimisation and code generation.
+  failed=0; warned=0; n=0
+  for src in $(sed -n 's/^sstfilter_SOURCES = //p' "$ROOT/sstfilter.mk"); do
+    n=$((n + 1))
+    if ! ( cd "$TREE" && g++ -std=c++17 -fsyntax-only -fno-rtti -DNDEBUG -DROCKSDB_PLATFORM_POSIX \
+             -DROCKSDB_LIB_IO_POSIX -DOS_LINUX -W -Wextra -Wall -Wsign-compare -Wshadow \
+             -Wunused-parameter -Woverloaded-virtual -Wnon-virtual-dtor \
+             -Wno-missing-field-initializers -I./plugin/sstfilter -I. -I./include \
+             "plugin/sstfilter/$src" ) 2> "$BDIR/compile.err"; then
+      failed=$((failed + 1)); log "compile FAILED: $src"; cat "$BDIR/compile.err" >&2
+    elif [ -s "$BDIR/compile.err" ]; then
+      warned=$((warned + 1)); log "compile warnings: $src"; cat "$BDIR/compile.err" >&2
+    fi
+  done
+  log "compiled $n plugin sources against RocksDB $VERSION: $failed failed, $warned with warnings"
+  [ "$failed" = 0 ]; exit
+fi
+
+# --- 4. Build db_bench and sst_dump with the plugin. -------------------------
+# Always run: make/cmake are incremental, so this resumes an interrupted
+# build and picks up changed plugin sources. Static linking on purpose: a
+# db_bench linked to a shared librocksdb without rpath would load the
+# system's librocksdb at run time, which has no sstfilter in it.
+if [ "$SYSTEM" = make ]; then
+  DB_BENCH="$TREE/db_bench"; SST_DUMP="$TREE/sst_dump"
+  # OBJ_DIR=obj: by default make writes each object next to its source,
+  # i.e. through the plugin/sstfilter link into this checkout, where the
+  # objects of the 7.8.3 and 9.10.0 trees would overwrite each other.
+  BUILD_CMD=(make -C "$TREE" -j"$JOBS" ROCKSDB_PLUGINS=sstfilter DEBUG_LEVEL=0
+             DISABLE_WARNING_AS_ERROR=1 OBJ_DIR=obj db_bench sst_dump)
+else
+  OUT="$BDIR/build"
+  DB_BENCH="$OUT/db_bench"; SST_DUMP="$OUT/tools/sst_dump"
+  if ! done_step configure; then
+    log "step 4/6: configuring with CMake"
+    cmake -S "$TREE" -B "$OUT" -DROCKSDB_PLUGINS=sstfilter -DFAIL_ON_WARNINGS=OFF \
+      -DWITH_GFLAGS=ON -DCMAKE_BUILD_TYPE=Release -DROCKSDB_BUILD_SHARED=OFF \
+      -DWITH_TESTS=OFF -DWITH_BENCHMARK_TOOLS=ON -DWITH_CORE_TOOLS=ON \
+      2>&1 | tee "$BDIR/configure.log" | grep -E 'PLUGIN|sstfilter|Error|error' >&2 || true
+    grep -q 'Build files have been written' "$BDIR/configure.log" \
+      || die "CMake configure failed, see ${BDIR#$ROOT/}/configure.log"
+    stamp configure
+  fi
+  BUILD_CMD=(cmake --build "$OUT" -j"$JOBS" --target db_bench sst_dump)
+fi
+log "step 4/6: building db_bench and sst_dump (log: ${BDIR#$ROOT/}/build.log)"
+start=$SECONDS
+if ! "${BUILD_CMD[@]}" > >(tee -a "$BDIR/build.log" | grep --line-buffered -E '^ *(CC|CCLD|AR|LD) |^\[ *[0-9]+%\]| error: |\*\*\*' >&2) 2>&1; then
+  sleep 1
+  grep -n -E ' error: |\*\*\*' "$BDIR/build.log" | tail -n 20 >&2 || true
+  die "build failed, see ${BDIR#$ROOT/}/build.log"
+fi
+sleep 1
+# Build minutes summed over resumed runs.
+echo $(( $(cat "$STAMPS/build.seconds" 2>/dev/null || echo 0) + SECONDS - start )) > "$STAMPS/build.seconds.new"
+mv "$STAMPS/build.seconds.new" "$STAMPS/build.seconds"
+[ -x "$DB_BENCH" ] && [ -x "$SST_DUMP" ] || die "build finished without $DB_BENCH and $SST_DUMP"
+if ldd "$DB_BENCH" | grep -q librocksdb; then die "$DB_BENCH links a shared librocksdb"; fi
+stamp build
+BUILD_MIN=$(( ($(cat "$STAMPS/build.seconds") + 59) / 60 ))
+log "step 4/6: built in $BUILD_MIN min of build time: $DB_BENCH"
+
+# --- 5. db_bench with each policy, selected through --options_file only. -----
+# The registered policies, from the registration code itself.
+POLICIES=($(sed -n '/kRegisteredKinds\[\] *= *{/,/};/p' "$ROOT/plugin/rocksdb/register.cc" |
+  grep -o 'FilterKind::k[A-Za-z0-9]*' | sed 's/FilterKind::k/sstfilter./'))
+[ "${#POLICIES[@]}" -gt 0 ] || die "no policies found in plugin/rocksdb/register.cc"
+
+# The core's FP prediction, compiled from the core sources of sstfilter.mk.
+PREDICT="$BDIR/predict_fp"
+core_sources=($(sed -n 's/^sstfilter_SOURCES = //p' "$ROOT/sstfilter.mk" | tr ' ' '\n' | grep '^plugin/core/'))
+log "step 5/6: compiling bench/predict_fp.cc with the core"
+( cd "$ROOT" && g++ -std=c++17 -O2 -I. -o "$PREDICT" bench/predict_fp.cc "${core_sources[@]}" )
+
+RUN="$BDIR/run"
+rm -rf "$RUN"; mkdir -p "$RUN"
+summary=""; all_pass=1
+for policy in "${POLICIES[@]}"; do
+  kind="${policy#sstfilter.}"
+  id="$policy:$BITS_PER_KEY"
+  db="$RUN/db-$kind"
+  cat > "$RUN/OPTIONS-$kind" <<OPTS
+[Version]
+  rocksdb_version=$VERSION
+  options_file_version=1.1
+[DBOptions]
+  create_if_missing=true
+[CFOptions "default"]
+  write_buffer_size=4194304
+  compression=kNoCompression
+[TableOptions/BlockBasedTable "default"]
+  filter_policy=$id
+OPTS
+  log "step 5/6: $policy: db_bench fillrandom,compact,readmissing, $NUM keys, filter_policy=$id"
+  if ! "$DB_BENCH" --db="$db" --options_file="$RUN/OPTIONS-$kind" \
+      --benchmarks=fillrandom,compact,readmissing --num="$NUM" --seed=1 --statistics \
+      > "$RUN/db_bench-$kind.txt" 2>&1; then
+    tail -n 20 "$RUN/db_bench-$kind.txt" >&2
+    summary+="$kind db_bench failed; "; all_pass=0; continue
+  fi
+  grep -E '^(fillrandom|compact|readmissing) ' "$RUN/db_bench-$kind.txt" >&2 || true
+
+  # The policy in effect, from the SST files themselves (never trust the id).
+  files=0; named=0; entries=0
+  for f in "$db"/*.sst; do
+    [ -f "$f" ] || continue
+    props="$("$SST_DUMP" --file="$f" --show_properties 2>/dev/null)"
+    files=$((files + 1))
+    name="$(sed -n 's/^ *filter policy name: //p' <<<"$props" | head -n1)"
+    [ "$name" = "$policy" ] && named=$((named + 1))
+    e="$(sed -n 's/^ *# entries for filter: //p' <<<"$props" | head -n1)"
+    entries=$((entries + ${e:-0}))
+  done
+  log "step 5/6: $policy: sst_dump: $named of $files SST files name $policy"
+
+  ticker() { sed -n "s/^rocksdb\.bloom\.filter\.$1 COUNT : //p" "$RUN/db_bench-$kind.txt"; }
+  useful="$(ticker useful)"; positive="$(ticker full.positive)"; true_pos="$(ticker full.true.positive)"
+  mean_keys=$(( files > 0 ? entries / files : 0 ))
+  predicted="$("$PREDICT" "$kind" "$BITS_PER_KEY" "$(( mean_keys > 0 ? mean_keys : 1 ))")"
+  verdict="$(awk -v u="${useful:-0}" -v p="${positive:-0}" -v t="${true_pos:-0}" \
+      -v pred="$predicted" -v tol="$TOLERANCE" -v files="$files" -v named="$named" 'BEGIN {
+    fp = p - t; checks = u + fp; fail = ""
+    if (files == 0 || named != files) fail = fail " SST-files-without-the-policy"
+    if (u <= 0) fail = fail " filter-not-used(useful=0)"
+    obs = checks > 0 ? fp / checks : 1
+    if (obs < (1 - tol) * pred || obs > (1 + tol) * pred) fail = fail " FP-rate-off-prediction"
+    printf "%s fp_rate=%.4f%% predicted=%.4f%% checks=%d false_positives=%d useful=%d\n",
+           (fail == "" ? "PASS" : "FAIL:" fail), 100 * obs, 100 * pred, checks, fp, u }')"
+  log "step 5/6: $policy: $verdict (mean $mean_keys keys per filter)"
+  obs_pct="$(sed -n 's/.*fp_rate=\([0-9.]*%\).*/\1/p' <<<"$verdict")"
+  pred_pct="$(sed -n 's/.*predicted=\([0-9.]*%\).*/\1/p' <<<"$verdict")"
+  case "$verdict" in
+    PASS*) summary+="$kind $obs_pct (pred. $pred_pct); " ;;
+    *) summary+="$kind FAIL $obs_pct (pred. $pred_pct); "; all_pass=0 ;;
+  esac
+  rm -rf "$db"   # ~120 MB each; the logs stay in $RUN
+done
+
+# --- 6. Result. ---------------------------------------------------------------
+status=$([ "$all_pass" = 1 ] && echo pass || echo FAIL)
+summary="${summary%; }"
+log "step 6/6: done in $(( (SECONDS - T0 + 59) / 60 )) min (build time $BUILD_MIN min summed over runs)"
+echo "RESULT rocksdb=$VERSION build=$SYSTEM date=$(date -u +%F) status=$status bits_per_key=$BITS_PER_KEY keys=$NUM build_min=$BUILD_MIN source=\"$(cat "$PKG/.kind")\" fp: $summary"
+echo "| $VERSION | $SYSTEM | $(date -u +%F) | $status | $summary | $BUILD_MIN min |"
+[ "$all_pass" = 1 ]
