@@ -35,9 +35,8 @@
 # Resumable: every step leaves a stamp and is skipped when done (the
 # download in .deps/rocksdb-build/pkg-<version>, shared by the make and cmake
 # builds; the rest in <build dir>/stamps); an interrupted build continues
-# where make stopped. The build
-# takes 15-60 minutes on 2 cores, so this is not part of CI. Exit status 0
-# only if every policy passed.
+# where make stopped. The build takes 14-26 minutes on 2 shared cores, so
+# this is not part of CI. Exit status 0 only if every policy passed.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
