@@ -54,6 +54,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/bench_util.h"
 #include "bench/heap_counter.h"
 #include "plugin/rocksdb/bits_builder.h"
 #include "plugin/rocksdb/register.h"
@@ -136,27 +137,8 @@ std::vector<std::string> BuildWarnings() {
   std::exit(2);
 }
 
-std::vector<std::string> SplitCommas(const std::string& list) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = list.find(',', start);
-    parts.push_back(list.substr(start, comma - start));
-    if (comma == std::string::npos) return parts;
-    start = comma + 1;
-  }
-}
-
-// splitmix64's finalizer: a bijection on 64-bit values, so distinct indices
-// give distinct keys, while consecutive indices differ in every byte.
-uint64_t Mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
+using sstfilter::bench::Mix64;
+using sstfilter::bench::SplitCommas;
 
 // `count` keys for indices [first_index, first_index + count), packed.
 std::vector<char> MakeKeys(uint64_t first_index, size_t count, uint64_t seed) {
@@ -232,13 +214,8 @@ std::vector<Config> ParseConfigs() {
     }
   }
   std::vector<std::pair<std::string, double>> params;
-  for (const std::string& token : SplitCommas(FLAGS_bits_per_key)) {
-    char* end = nullptr;
-    const double value = std::strtod(token.c_str(), &end);
-    if (token.empty() || *end != '\0' || !std::isfinite(value) || value <= 0) {
-      Fatal("bad value '" + token + "' in --bits_per_key (want positive numbers)");
-    }
-    params.emplace_back(token, value);
+  if (std::string bad; !sstfilter::bench::ParseBitsPerKeyList(FLAGS_bits_per_key, &params, &bad)) {
+    Fatal("bad value '" + bad + "' in --bits_per_key (want positive numbers)");
   }
   std::vector<Config> configs;
   for (const std::string& filter : filters) {

@@ -136,17 +136,6 @@ double Seconds(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::vector<std::string> SplitCommas(const std::string& list) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = list.find(',', start);
-    parts.push_back(list.substr(start, comma - start));
-    if (comma == std::string::npos) return parts;
-    start = comma + 1;
-  }
-}
-
 std::string Key(uint64_t i) { return LsmKey(i, FLAGS_seed); }
 std::string Value(uint64_t i) { return LsmValue(i, FLAGS_value_bytes); }
 
@@ -177,13 +166,8 @@ std::vector<PolicySpec> ParseSpecs() {
     }
   }
   std::vector<std::pair<std::string, double>> budgets;
-  for (const std::string& token : SplitCommas(FLAGS_bits_per_key)) {
-    char* end = nullptr;
-    const double value = std::strtod(token.c_str(), &end);
-    if (token.empty() || *end != '\0' || !std::isfinite(value) || value <= 0) {
-      Fatal("bad value '" + token + "' in --bits_per_key (want positive numbers)");
-    }
-    budgets.emplace_back(token, value);
+  if (std::string bad; !ParseBitsPerKeyList(FLAGS_bits_per_key, &budgets, &bad)) {
+    Fatal("bad value '" + bad + "' in --bits_per_key (want positive numbers)");
   }
   std::vector<PolicySpec> specs;
   for (const std::string& policy : policies) {

@@ -5,17 +5,9 @@
 #include <cstdint>
 #include <string>
 
-namespace sstfilter::bench {
+#include "bench/bench_util.h"
 
-// splitmix64's finalizer: a bijection on 64-bit values.
-inline uint64_t Mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
+namespace sstfilter::bench {
 
 inline void PutBigEndian64(uint64_t v, char* out) {
   for (int b = 0; b < 8; ++b) out[b] = static_cast<char>(v >> (56 - 8 * b));
