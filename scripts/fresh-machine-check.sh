@@ -3,12 +3,21 @@
 # --variant=minbase, no compiler, none of our packages), in a chroot, from a
 # clean clone of this repository's HEAD. Run as root; takes ~15-25 minutes.
 #
-#   bash scripts/fresh-machine-check.sh [DIR]     (default DIR: .deps/fresh)
+#   bash scripts/fresh-machine-check.sh [DIR] [-- CMD...]
+#
+# DIR defaults to .deps/fresh. After `--`, each argument is a command run in
+# the chroot instead of the README's two, e.g. the in-tree builds of #8:
+#   bash scripts/fresh-machine-check.sh .deps/fresh-8 -- \
+#     "bash scripts/build-in-rocksdb.sh --version 7.8.3" \
+#     "bash scripts/build-in-rocksdb.sh --version 7.8.3 --cmake"
 #
 # The Debian mirror is the one this machine's apt is configured with.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-DIR="${1:-$ROOT/.deps/fresh}"
+DIR="$ROOT/.deps/fresh"
+if [ $# -gt 0 ] && [ "$1" != -- ]; then DIR="$1"; shift; fi
+CMDS=()
+if [ $# -gt 0 ] && [ "$1" = -- ]; then shift; CMDS=("$@"); fi
 log() { printf '[fresh] %s\n' "$*" >&2; }
 
 [ "$(id -u)" = 0 ] || { log "run as root"; exit 1; }
@@ -45,11 +54,12 @@ git -C "$ROOT" archive --format=tar --prefix=sstfilter/ HEAD | tar -x -C "$DIR/r
 TEST_CMD="$(sed -n 's/^    \(bash scripts\/test\.sh.*\)$/\1/p' "$ROOT/README.md" | head -n1)"
 MAIN_CMD="$(sed -n 's/^    \(bash scripts\/main\.sh.*\)$/\1/p' "$ROOT/README.md" | head -n1)"
 [ -n "$TEST_CMD" ] && [ -n "$MAIN_CMD" ] || { log "README commands not found"; exit 1; }
-for cmd in "$TEST_CMD" "$MAIN_CMD"; do
+[ ${#CMDS[@]} -gt 0 ] || CMDS=("$TEST_CMD" "$MAIN_CMD")
+for cmd in "${CMDS[@]}"; do
   log "running in the chroot: $cmd"
   start=$(date +%s)
   chroot "$DIR" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin \
     /bin/bash -c "cd /root/sstfilter && $cmd"
   log "passed in $(( $(date +%s) - start )) s: $cmd"
 done
-log "fresh machine: both README commands passed"
+log "fresh machine: all ${#CMDS[@]} commands passed"
