@@ -41,7 +41,6 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="$ROOT/.deps/rocksdb-build"
-KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 VERSION=""
 SYSTEM=make
@@ -107,74 +106,12 @@ else
 fi
 
 # --- 2. Debian's source package of exactly this RocksDB version. -------------
-# deb-src entries for $SUITE, derived from the system's own deb entries: the
-# system's release name in each suite (bookworm, bookworm-updates,
-# bookworm-security) is replaced by $SUITE; entries whose suites are not
-# named after the release (third-party repositories) are left out. Entries
-# without a key get the Debian archive keyring, which holds the keys of the
-# current and the next release.
+# deb-src entries for $SUITE derived from the system's deb entries
+# (scripts/lib/private_apt.sh).
 write_private_sources() {
-  local from
-  from="$(. /etc/os-release && echo "${VERSION_CODENAME:-}")"
-  [ -n "$from" ] || die "no VERSION_CODENAME in /etc/os-release"
-  rm -rf "$APT"
-  mkdir -p "$APT/sources.list.d" "$APT/lists/partial" "$APT/cache/archives/partial"
-  : > "$APT/sources.list"
-  local f
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    awk -v from="$from" -v to="$SUITE" -v key="$KEYRING" '
-      /^[ \t]*deb[ \t]/ {
-        line = $0; sub(/^[ \t]*deb[ \t]+/, "", line); opts = ""
-        if (line ~ /^\[/) { e = index(line, "]"); opts = substr(line, 2, e - 2)
-                            line = substr(line, e + 1); sub(/^[ \t]+/, "", line) }
-        n = split(line, w, /[ \t]+/); suite = w[2]
-        if (suite == from) suite = to
-        else if (index(suite, from "-") == 1) suite = to substr(suite, length(from) + 1)
-        else next
-        if (opts !~ /signed-by=/) opts = opts (opts == "" ? "" : " ") "signed-by=" key
-        out = "deb-src [" opts "] " w[1] " " suite
-        for (i = 3; i <= n; i++) out = out " " w[i]
-        print out
-      }' "$f" >> "$APT/sources.list"
-  done
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    awk -v from="$from" -v to="$SUITE" -v key="$KEYRING" '
-      BEGIN { RS = "" }
-      {
-        n = split($0, l, "\n"); deb = 0; signed = 0; out = ""
-        for (i = 1; i <= n; i++) {
-          line = l[i]
-          if (line ~ /^Types:/) {
-            if (line ~ /[ \t]deb([ \t]|$)/) deb = 1
-            line = "Types: deb-src"
-          } else if (line ~ /^Suites:/) {
-            m = split(substr(line, 8), s, /[ \t]+/); kept = ""
-            for (j = 1; j <= m; j++) {
-              if (s[j] == from) kept = kept " " to
-              else if (index(s[j], from "-") == 1) kept = kept " " to substr(s[j], length(from) + 1)
-            }
-            if (kept == "") deb = 0
-            line = "Suites:" kept
-          } else if (line ~ /^Signed-By:/) signed = 1
-          out = out line "\n"
-        }
-        if (!deb) next
-        if (!signed) out = out "Signed-By: " key "\n"
-        printf "%s\n", out
-      }' "$f" > "$APT/sources.list.d/$(basename "$f")"
-  done
-  grep -rqs '^deb-src\|^Types: deb-src' "$APT/sources.list" "$APT/sources.list.d" \
-    || die "no Debian deb entries in /etc/apt to derive $SUITE deb-src entries from"
+  private_apt_sources "$APT" "$SUITE" || die "cannot derive $SUITE deb-src entries"
 }
-APT_OPTS=(
-  -o Dir::Etc::sourcelist="$APT/sources.list"
-  -o Dir::Etc::sourceparts="$APT/sources.list.d"
-  -o Dir::State::Lists="$APT/lists"
-  -o Dir::Cache="$APT/cache"
-  -o APT::Get::List-Cleanup=0
-)
+. "$ROOT/scripts/lib/private_apt.sh"
 # Some mirrors serve the upstream tarball of a source package but not its
 # .dsc and .debian.tar (seen here for trixie). Then the tree is the upstream
 # tarball, checked against the SHA-256 in the signed Sources index, without
@@ -187,15 +124,15 @@ if [ -f "$PKG/.done" ] && { have_dsc || have_orig; }; then
 else
   log "step 2/6: fetching the rocksdb $VERSION source package from $SUITE (private apt state in ${APT#$ROOT/})"
   write_private_sources
-  apt-get "${APT_OPTS[@]}" update -q >&2
-  showsrc="$(apt-cache "${APT_OPTS[@]}" showsrc rocksdb)"
+  apt-get "${PRIVATE_APT_OPTS[@]}" update -q >&2
+  showsrc="$(apt-cache "${PRIVATE_APT_OPTS[@]}" showsrc rocksdb)"
   # The highest Debian revision of exactly this upstream version.
   deb_version="$(sed -n 's/^Version: //p' <<<"$showsrc" |
     awk -v up="$VERSION" '{ v = $0; sub(/^[0-9]+:/, "", v); sub(/-[^-]*$/, "", v); if (v == up) print $0 }' |
     sort -V | tail -n1)"
   [ -n "$deb_version" ] || die "no rocksdb $VERSION source package in $SUITE"
   rm -f "$PKG"/* "$PKG"/.done "$PKG"/.kind
-  ( cd "$PKG" && apt-get "${APT_OPTS[@]}" source --download-only -q "rocksdb=$deb_version" >&2 ) \
+  ( cd "$PKG" && apt-get "${PRIVATE_APT_OPTS[@]}" source --download-only -q "rocksdb=$deb_version" >&2 ) \
     || log "step 2/6: apt-get source reported errors (see above)"
   if have_dsc && ls "$PKG"/rocksdb_*.debian.tar.* >/dev/null 2>&1; then
     echo "Debian source package rocksdb $deb_version" > "$PKG/.kind"

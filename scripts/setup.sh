@@ -9,9 +9,9 @@
 # installed library byte for byte (CMake re-checks the version).
 #
 # The source package is fetched through a private apt configuration under
-# .deps/apt: deb-src entries are derived from the system's configured deb
-# entries (one-line and deb822 formats), the system's sources and lists are
-# left untouched. Everything is cached under .deps/ (ignored by git), so a
+# .deps/apt (scripts/lib/private_apt.sh): deb-src entries are derived from
+# the system's configured deb entries (one-line and deb822 formats), the
+# system's sources and lists are left untouched. Everything is cached under .deps/ (ignored by git), so a
 # second run does no network work.
 set -euo pipefail
 
@@ -54,34 +54,14 @@ if [ -f "$DEST/$HEADER_REL" ]; then
   log "RocksDB $SRC_VERSION internal header cached: $DEST/$HEADER_REL"
 else
   APT="$DEPS/apt"
-  rm -rf "$APT"
-  mkdir -p "$APT/sources.list.d" "$APT/lists/partial" "$APT/cache/archives/partial" "$APT/src"
-  : > "$APT/sources.list"
-  # One-line entries: "deb [opts] uri suite comps" -> "deb-src [opts] uri suite comps".
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' "$f" >> "$APT/sources.list"
-  done
-  # deb822 entries: every stanza whose Types has "deb" gets Types: deb-src.
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    awk 'BEGIN{RS=""; ORS="\n\n"}
-         /(^|\n)Types:[^\n]*(^|[ \t])deb([ \t]|\n|$)/ {
-           sub(/(^|\n)Types:[^\n]*/, "\nTypes: deb-src"); sub(/^\n/, ""); print }' \
-      "$f" > "$APT/sources.list.d/$(basename "$f")"
-  done
-  grep -rqs 'deb-src' "$APT/sources.list" "$APT/sources.list.d" \
-    || die "no deb entries found in /etc/apt to derive deb-src entries from"
-  APT_OPTS=(
-    -o Dir::Etc::sourcelist="$APT/sources.list"
-    -o Dir::Etc::sourceparts="$APT/sources.list.d"
-    -o Dir::State::Lists="$APT/lists"
-    -o Dir::Cache="$APT/cache"
-    -o APT::Get::List-Cleanup=0
-  )
+  # deb-src entries for this release, derived from the system's deb entries.
+  . "$ROOT/scripts/lib/private_apt.sh"
+  private_apt_sources "$APT" "$(. /etc/os-release && echo "${VERSION_CODENAME:-}")" \
+    || die "cannot derive deb-src entries from /etc/apt"
+  mkdir -p "$APT/src"
   log "fetching the rocksdb $SRC_VERSION source package (private apt state in $APT)"
-  apt-get "${APT_OPTS[@]}" update -q >&2
-  ( cd "$APT/src" && apt-get "${APT_OPTS[@]}" source -q "rocksdb=$SRC_VERSION" >&2 )
+  apt-get "${PRIVATE_APT_OPTS[@]}" update -q >&2
+  ( cd "$APT/src" && apt-get "${PRIVATE_APT_OPTS[@]}" source -q "rocksdb=$SRC_VERSION" >&2 )
   tree="$(find "$APT/src" -mindepth 1 -maxdepth 1 -type d -name "rocksdb-$UPSTREAM*" | head -n1)"
   [ -n "$tree" ] && [ -f "$tree/$HEADER_REL" ] || die "source package unpacked without $HEADER_REL"
   rm -rf "$DEST"
