@@ -14,13 +14,17 @@ namespace sstfilter {
 class FlagSorter {
  public:
   // Sorts a[0, n) by key(a[i]) in [0, num_keys); the order of values with
-  // equal keys is arbitrary. Two levels for cache locality: first into
-  // <= 1024 coarse ranges (few enough write streams to stay cached), then
-  // each range (~n / 1024 values, L1-resident at 1M keys) by its exact key.
+  // equal keys is arbitrary. Up to kOneLevelMaxKeys keys in one pass (the
+  // counters fit L2; at 10K Ribbon keys two passes cost ~5 ns/key more).
+  // Beyond, two levels for cache locality: first into <= 1024 coarse ranges
+  // (few enough write streams to stay cached), then each range (~n / 1024
+  // values, L1-resident at 1M keys) by its exact key.
   template <class Key>
   void Sort(uint64_t* a, size_t n, uint64_t num_keys, const Key& key) {
     int shift = 0;
-    while ((num_keys >> shift) > 1024) ++shift;
+    if (num_keys > kOneLevelMaxKeys) {
+      while ((num_keys >> shift) > 1024) ++shift;
+    }
     const uint64_t coarse_keys = (num_keys >> shift) + 1;
     if (shift == 0) {
       OneLevel(a, n, num_keys, key, &coarse_);
@@ -43,6 +47,7 @@ class FlagSorter {
   }
 
  private:
+  static constexpr uint64_t kOneLevelMaxKeys = 16384;
   // One level: out[k] = first index of key k, out[num_keys] = n.
   template <class Key>
   void OneLevel(uint64_t* a, size_t n, uint64_t num_keys, const Key& key,

@@ -90,10 +90,11 @@ class LayerBuilder {
   // BuRR layer: bands what fits, appends the next-layer hashes of bumped
   // keys to *bumped.
   //
-  // Keys are sorted by start, grouped per bucket as [offset < t1 | < t2 |
-  // rest], and each bucket's kept keys (a suffix of that order: bump code k
-  // drops the first k groups, 3 = all) are inserted in increasing start
-  // order. Two changes against BuRR's "insert, bump on failure" loop (SEA
+  // Keys are sorted by group: per bucket [offset < t1 | < t2 | rest], in
+  // hash order within a group (a finer sort by start cost ~5 ns/key and
+  // left the filter's size unchanged). Each bucket's kept keys (a suffix of
+  // that order: bump code k drops the first k groups, 3 = all) are
+  // inserted in that order. Two changes against BuRR's "insert, bump on failure" loop (SEA
   // 2022, Sec. 4), both measured at 1M keys, 4 bits/key, this machine:
   //
   //  - Lead control. Under 0.95 slots per key, the keys of a bucket that
@@ -118,16 +119,15 @@ class LayerBuilder {
     const uint64_t slots = band->coeff.size() - base;  // addressable from start 0
     const uint64_t buckets = RibbonBuckets(range, t_.log_bucket);
     const uint64_t mask = (1ULL << t_.log_bucket) - 1;
-    auto start_of = [&](uint64_t v) { return FastRange64(in.g(v), range); };
-    sorter_.Sort(in.hashes, in.num_keys, range, start_of);
-    start_.assign(3 * buckets + 1, in.num_keys);
-    for (size_t i = in.num_keys; i-- > 0;) {
-      const uint64_t s = start_of(in.hashes[i]);
+    // Group of a key: (bucket, offset < t1 | < t2 | rest), ascending with s.
+    auto group_of = [&](uint64_t v) {
+      const uint64_t s = FastRange64(in.g(v), range);
       const uint64_t off = s & mask;
-      // Groups ascend with s: (bucket, offset < t1 | < t2 | rest).
-      const uint64_t group = 3 * (s >> t_.log_bucket) + (off >= t_.t2 ? 2 : off >= t_.t1 ? 1 : 0);
-      start_[group] = i;
-    }
+      return 3 * (s >> t_.log_bucket) + (off >= t_.t2 ? 2 : off >= t_.t1 ? 1 : 0);
+    };
+    sorter_.Sort(in.hashes, in.num_keys, 3 * buckets, group_of);
+    start_.assign(3 * buckets + 1, in.num_keys);
+    for (size_t i = in.num_keys; i-- > 0;) start_[group_of(in.hashes[i])] = i;
     // Empty groups take the start of the next one.
     for (uint64_t k = 3 * buckets; k-- > 0;) start_[k] = std::min(start_[k], start_[k + 1]);
     layer->codes.assign(buckets, 0);

@@ -32,7 +32,9 @@ struct Tuning {
   // groups when more than max_lead of its keys would spill past it, and
   // only groups whose offsets the spill into it covers with lead_margin
   // to spare. 48: 16 walk steps per key instead of 21, +0.03% empty slots.
-  int64_t max_lead = 48;
+  // 40: build 69-79 instead of 83-93 ns/key at 10K keys, 4-16 bits/key
+  // (filter_bench, same run), overhead within noise of 48's at 10K and 1M.
+  int64_t max_lead = 40;
   int64_t lead_margin = 4;
   // Layers of at least twice this many buckets are banded as two
   // interleaved streams (~10 empty slots at the seam).
