@@ -4,7 +4,8 @@
 // the same keys, it builds a filter through FilterPolicy (exactly the path
 // RocksDB takes when writing an SST file) and reports:
 //   - size: actual bits per key = filter bytes * 8 / keys. For rocksdb.Ribbon
-//     the configured value is "Bloom-equivalent", so 10 gives ~7 actual bits.
+//     the configured value is "Bloom-equivalent", so 10 gives ~7 actual bits,
+//     unless --ribbon_same_memory calibrates it to the same actual memory.
 //   - correctness: every added key must read back "may match", through both
 //     the single and the batched MayMatch, in every build type. Any false
 //     negative is a loud error and a non-zero exit status.
@@ -19,6 +20,15 @@
 //     Counted by replacing the global operator new/delete (every sized and
 //     aligned form) with versions that add malloc_usable_size to an atomic
 //     counter, so RocksDB's builders are measured exactly like ours.
+//   - peak_rss_delta_bytes_per_key: how far the process's resident memory
+//     rose above its level before construction, at its highest during
+//     AddKey + Finish of the first build pass, per key. The finished filter
+//     is included (it is resident memory), so this is about
+//     temp_bytes_per_key + bits_per_key / 8 plus allocator and page
+//     rounding. Freed heap is returned to the OS first (malloc_trim) and the
+//     kernel's high-water mark reset (bench/rss.h), so the key set and
+//     earlier filters do not count; nan where /proc/self/clear_refs is not
+//     writable.
 //   - FP queries are scaled so the overhead's own noise stays below
 //     --max_overhead_noise points: overhead = bits / log2(1/fp) - 1 has
 //     sd ~ (1 + overhead) / (ln(1/fp) sqrt(false positives)), so 0.3 points
@@ -56,10 +66,18 @@
 
 #include "bench/bench_util.h"
 #include "bench/heap_counter.h"
+#include "bench/ribbon_calibration.h"
+#include "bench/rss.h"
 #include "plugin/rocksdb/bits_builder.h"
 #include "plugin/rocksdb/register.h"
 #include "table/block_based/filter_policy_internal.h"
 
+DEFINE_bool(ribbon_same_memory, false,
+            "Give rocksdb.Ribbon the same actual memory as the others: its "
+            "--bits_per_key value is then actual bits per key, the "
+            "Bloom-equivalent setting calibrated on trial filters of --keys "
+            "keys (at most 1M). Without it the value is the setting itself "
+            "(10 gives ~7 actual bits per key).");
 DEFINE_string(filters, "sstfilter.*,rocksdb.Bloom,rocksdb.Ribbon",
               "Comma-separated filter names. rocksdb.Bloom and rocksdb.Ribbon "
               "are RocksDB's built-ins (NewBloomFilterPolicy / "
@@ -174,8 +192,12 @@ std::shared_ptr<const FilterPolicy> MakePolicy(const std::string& filter,
         ROCKSDB_NAMESPACE::NewBloomFilterPolicy(bits_per_key));
   }
   if (filter == "rocksdb.Ribbon") {
+    const double setting = FLAGS_ribbon_same_memory
+                               ? sstfilter::bench::RibbonSettingForBitsPerKey(
+                                     bits_per_key, std::min<uint64_t>(FLAGS_keys, 1000000), 0)
+                               : bits_per_key;
     return std::shared_ptr<const FilterPolicy>(
-        ROCKSDB_NAMESPACE::NewRibbonFilterPolicy(bits_per_key));
+        ROCKSDB_NAMESPACE::NewRibbonFilterPolicy(setting));
   }
   ROCKSDB_NAMESPACE::ConfigOptions options;
   // Otherwise an unknown id is "OK" with a null policy.
@@ -243,6 +265,7 @@ struct Result {
   double pos_query_ns = kNaN;
   double batch_neg_query_ns = kNaN;
   double temp_bytes_per_key = kNaN;
+  double peak_rss_delta_bytes_per_key = kNaN;
 
   double BitsPerKey() const { return filter_bytes * 8.0 / keys; }
   double FpRate() const { return static_cast<double>(fp_count) / fp_queries; }
@@ -363,6 +386,15 @@ Result RunOne(const Config& config, const std::vector<char>& positives,
         config.policy->GetBuilderWithContext(context));
     if (builder == nullptr) Fatal(id + ": policy returned no builder");
     buf.reset();
+    // RSS on the first pass only: returning freed memory to the OS makes the
+    // pass page-fault its memory in, which the fastest-of time should not
+    // include.
+    int64_t rss_before = -1;
+    if (r == 0) {
+      sstfilter_bench::ReleaseFreeHeap();
+      rss_before = sstfilter_bench::ResidentBytes();
+      if (!sstfilter_bench::ResetPeakResident()) rss_before = -1;
+    }
     const int64_t heap_before = sstfilter_bench::HeapBytes();
     sstfilter_bench::ResetHeapPeak(heap_before);
     const auto start = Clock::now();
@@ -373,6 +405,11 @@ Result RunOne(const Config& config, const std::vector<char>& positives,
     const int64_t temp = sstfilter_bench::HeapPeak() - heap_before -
                          static_cast<int64_t>(malloc_usable_size(const_cast<char*>(buf.get())));
     result.temp_bytes_per_key = static_cast<double>(temp) / result.keys;
+    if (const int64_t rss_peak = sstfilter_bench::PeakResidentBytes();
+        rss_before >= 0 && rss_peak >= 0) {
+      result.peak_rss_delta_bytes_per_key =
+          static_cast<double>(rss_peak - rss_before) / result.keys;
+    }
     best_build_ns = std::min(best_build_ns, elapsed.count() / result.keys);
     SetExpectedFpRate(builder.get(), filter.size(), &result);
   }
@@ -454,7 +491,8 @@ std::vector<std::pair<std::string, std::string>> Columns(const Result& r) {
       {"filter_bytes", std::to_string(r.filter_bytes)},
       {"predictor", r.predictor},
       {"fp_queries", std::to_string(r.fp_queries)},
-      {"temp_bytes_per_key", Num(r.temp_bytes_per_key, "%.1f")},
+      {"temp_bytes_per_key", Num(r.temp_bytes_per_key, "%.2f")},
+      {"peak_rss_delta_bytes_per_key", Num(r.peak_rss_delta_bytes_per_key, "%.2f")},
   };
 }
 
@@ -538,8 +576,9 @@ int main(int argc, char** argv) {
   if (!FLAGS_csv.empty()) WriteCsv(FLAGS_csv, results);
 
   const std::chrono::duration<double> wall = Clock::now() - wall_start;
-  std::fprintf(stderr, "[filter_bench] done: %zu runs in %.1f s\n", results.size(),
-               wall.count());
+  std::fprintf(stderr, "[filter_bench] done: %zu runs in %.1f s, process peak RSS %.0f MiB\n",
+               results.size(), wall.count(),
+               static_cast<double>(sstfilter_bench::ProcessPeakResidentBytes()) / (1 << 20));
   bool any_false_negative = false;
   for (const Result& r : results) {
     if (r.false_negatives > 0) {

@@ -147,7 +147,7 @@ PolicySpec MakeSpec(const std::string& policy, const std::string& param, double 
   const uint64_t l3_file_bytes =
       FLAGS_target_file_bytes * FLAGS_target_file_multiplier * FLAGS_target_file_multiplier;
   const RibbonCalibration ribbon{l3_file_bytes / (16 + 8 + FLAGS_value_bytes + 3),
-                                 FLAGS_ribbon_bloom_before_level, FLAGS_seed};
+                                 FLAGS_ribbon_bloom_before_level};
   PolicySpec spec;
   std::string error;
   if (!MakePolicySpec(policy, param, budget, ribbon, &spec, &error)) Fatal(error);

@@ -8,51 +8,15 @@
 #include <cstdio>
 #include <vector>
 
-#include "bench/lsm_keys.h"
+#include "bench/ribbon_calibration.h"
 #include "plugin/rocksdb/register.h"
-#include "table/block_based/filter_policy_internal.h"
 
 namespace sstfilter::bench {
-namespace {
-
 namespace rdb = ROCKSDB_NAMESPACE;
 
-// Actual bits per key of one filter built from `keys` by `policy`, in the
-// context of a compaction to L1 (bloom_before_level >= 1 would make it Bloom).
-double TrialBitsPerKey(const rdb::FilterPolicy& policy, const std::vector<std::string>& keys) {
-  const rdb::BlockBasedTableOptions table_options;
-  rdb::FilterBuildingContext context(table_options);
-  context.level_at_creation = 1;
-  context.reason = rdb::TableFileCreationReason::kCompaction;
-  std::unique_ptr<rdb::FilterBitsBuilder> builder(policy.GetBuilderWithContext(context));
-  if (builder == nullptr) return 0;
-  for (const std::string& key : keys) builder->AddKey(key);
-  std::unique_ptr<const char[]> buf;
-  return builder->Finish(&buf).size() * 8.0 / keys.size();
-}
-
-}  // namespace
-
 double CalibrateRibbon(double budget, const RibbonCalibration& calibration) {
-  // Keys outside the DB's stream (indexes from 2^64 down), 1000 at least:
-  // below ~1024 slots RocksDB's Ribbon falls back to Bloom.
-  std::vector<std::string> keys;
-  for (uint64_t i = 0; i < std::max<uint64_t>(calibration.trial_keys, 1000); ++i) {
-    keys.push_back(LsmKey(~i, calibration.seed));
-  }
-  auto actual = [&](double setting) {
-    std::unique_ptr<const rdb::FilterPolicy> p(
-        rdb::NewRibbonFilterPolicy(setting, calibration.bloom_before_level));
-    return TrialBitsPerKey(*p, keys);
-  };
-  // The size grows with the setting (RocksDB accepts up to 100) in steps of
-  // whole bytes: bisect, then take the closer end.
-  double lo = 0.5, hi = 100;
-  for (int i = 0; i < 30; ++i) {
-    const double mid = (lo + hi) / 2;
-    (actual(mid) < budget ? lo : hi) = mid;
-  }
-  return std::fabs(actual(lo) - budget) <= std::fabs(actual(hi) - budget) ? lo : hi;
+  return RibbonSettingForBitsPerKey(budget, calibration.trial_keys,
+                                    calibration.bloom_before_level);
 }
 
 bool MakePolicySpec(const std::string& policy, const std::string& param, double budget,

@@ -24,12 +24,10 @@ struct PolicySpec {
 struct RibbonCalibration {
   uint64_t trial_keys;     // keys in the trial filter: a typical SST file's
   int bloom_before_level;  // NewRibbonFilterPolicy's second argument
-  uint64_t seed;           // for the trial keys
 };
 
-// rocksdb.Ribbon's setting is "Bloom-equivalent" (10 gives ~7 actual bits
-// per key); returns the setting whose trial filter has `budget` actual bits
-// per key, by bisection.
+// rocksdb.Ribbon's setting for `budget` actual bits per key at a typical
+// SST file's key count (bench/ribbon_calibration.h).
 double CalibrateRibbon(double budget, const RibbonCalibration& calibration);
 
 // Creates the policy for `policy` at `budget`: rocksdb.Bloom is
