@@ -63,15 +63,17 @@
 // 21-27 ns batched per negative query at 1M keys, 4-20 bits/key (includes
 // XXH3 of a 16-byte key; rocksdb.Ribbon: 32-39 and 26-38).
 //
-// Construction (ribbon_builder.cc, ribbon_band.h): sort by start in place,
-// then band bucket by bucket with lead control (a bucket bumps its lowest
-// groups before its spill grows past 48 slots: 16 elimination steps per key
-// instead of BuRR's ~21 at 0.95 slots per key) and the layer's two halves
-// interleaved (two independent dependency chains). Measured 82-98 ns per
-// key at 1M keys, 4-20 bits/key (rocksdb.Ribbon 99-128 in the same run:
-// 0.75-0.88x); at 10K keys 77-94 vs 66-82 (1.0-1.4x: the sort and fixed
-// per-filter costs weigh more). Temporary memory: ~21 bytes per key at 1M
-// including the 8-byte hashes (rocksdb.Ribbon ~28.5), 22.5 at 10K (27.5-28.7).
+// Construction (ribbon_builder.cc, ribbon_band.h): a counting sort of the
+// hashes in place by bump group (bucket, offset < t1 | < t2 | rest), then
+// banding bucket by bucket with lead control (a bucket bumps its lowest
+// groups before its spill grows past 40 slots; a limit of 48 measured 16
+// elimination steps per key against BuRR's ~21 at 0.95 slots per key, 40
+// fewer still) and the layer's two halves interleaved (two independent
+// dependency chains). Build time per
+// key against rocksdb.Ribbon at the same memory: bench/ribbon_vs_rocksdb.sh
+// (README, "sstfilter.Ribbon"). Temporary memory: ~21 bytes per key at 1M
+// and 100M including the 8-byte hashes (rocksdb.Ribbon ~28.5-28.9), 22 at
+// 10K (27-28.6).
 //
 // Kernel contracts: all functions take the filter hash g (already seeded) of
 // one layer; `data` points at the payload, which the reader validated.
