@@ -16,7 +16,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 SECONDS_PER_TARGET="${1:-60}"
-TARGETS=(reader_fuzzer builder_fuzzer)
+TARGETS=(reader_fuzzer builder_fuzzer sst_format_fuzzer)
 BUILD=build-fuzz
 
 cmake -S . -B "$BUILD" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \

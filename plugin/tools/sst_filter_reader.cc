@@ -1,0 +1,262 @@
+#include "plugin/tools/sst_filter_reader.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rocksdb/options.h>
+#include <rocksdb/sst_file_reader.h>
+#include <rocksdb/table_properties.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "plugin/rocksdb/policy.h"
+#include "plugin/tools/block_checksum.h"
+#include "plugin/tools/builtin_predictor.h"
+#include "plugin/tools/sst_format.h"
+
+namespace sstfilter::tools {
+namespace {
+
+namespace rdb = ROCKSDB_NAMESPACE;
+
+// A filter block larger than this is refused rather than read into memory
+// (a 100M-key filter at 10 bits per key is 125 MB).
+constexpr uint64_t kMaxBlockBytes = uint64_t{2} << 30;
+
+// An open file, read with pread; every read is checked against its size.
+class FileBytes {
+ public:
+  ~FileBytes() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool Open(const std::string& path, std::string* error) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd_ < 0 || ::fstat(fd_, &st) != 0) {
+      *error = std::strerror(errno);
+      return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      *error = "not a regular file";
+      return false;
+    }
+    size_ = static_cast<uint64_t>(st.st_size);
+    return true;
+  }
+  uint64_t size() const { return size_; }
+  bool Read(uint64_t offset, uint64_t len, std::string* out, std::string* error) const {
+    if (offset > size_ || len > size_ - offset) {
+      *error = "read past the end of the file";
+      return false;
+    }
+    if (len > kMaxBlockBytes) {
+      *error = "block of " + std::to_string(len) + " bytes is too large to read";
+      return false;
+    }
+    out->resize(len);
+    size_t done = 0;
+    while (done < len) {
+      const ssize_t n = ::pread(fd_, &(*out)[done], len - done, static_cast<off_t>(offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        *error = n < 0 ? std::strerror(errno) : "file shrank while reading";
+        return false;
+      }
+      done += static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+ private:
+  int fd_ = -1;
+  uint64_t size_ = 0;
+};
+
+// Reads a block's contents; checks that it lies in the file, that it is
+// stored uncompressed (filter and metaindex blocks always are) and, if
+// asked, its checksum.
+bool ReadBlock(const FileBytes& file, const BlockHandle& handle, uint8_t checksum_type,
+               bool verify_checksum, std::string* contents, std::string* error) {
+  if (!HandleInFile(handle, file.size())) {
+    *error = "block at offset " + std::to_string(handle.offset) + " (" +
+             std::to_string(handle.size) + " bytes) is outside the file (truncated?)";
+    return false;
+  }
+  if (!file.Read(handle.offset, handle.size + kBlockTrailerBytes, contents, error)) return false;
+  if (verify_checksum && !VerifyBlockChecksum(checksum_type, *contents, error)) return false;
+  if ((*contents)[handle.size] != 0) {
+    *error = "block is compressed (type " +
+             std::to_string(static_cast<uint8_t>((*contents)[handle.size])) + ")";
+    return false;
+  }
+  contents->resize(handle.size);
+  return true;
+}
+
+FilterBlockInfo Describe(const std::string& family, const std::string& contents) {
+  if (family == kCompatibilityName) return DescribeSstFilterBlock(contents);
+  return DescribeBuiltinFilterBlock(contents);
+}
+
+double Predict(const FilterBlockInfo& info, uint64_t entries, size_t bytes) {
+  if (!info.usable) return 1.0;
+  if (info.encoding == FilterEncoding::kSstFilter) return info.predicted_fp_rate;
+  return PredictBuiltinFpRate(info, entries, bytes);
+}
+
+// Marks the report's filter as damaged: RocksDB fails reads of it (bad
+// checksum) or never finds it; either way it saves no read.
+void Damaged(SstFilterReport* r, const std::string& what) {
+  r->problems.push_back(what);
+  r->block.usable = false;
+  if (r->block.kind.empty()) r->block.kind = "unreadable";
+  r->block.problem = what;
+  r->predicted_fp_rate = 1.0;
+}
+
+void ReadPartitioned(const FileBytes& file, const Footer& footer, const MetaIndexEntry& entry,
+                     bool delta_encoded, bool verify, SstFilterReport* r) {
+  std::string index, error;
+  std::vector<BlockHandle> partitions;
+  if (!ReadBlock(file, entry.handle, footer.checksum_type, verify, &index, &error) ||
+      !ParsePartitionIndex(index, delta_encoded, &partitions, &error)) {
+    Damaged(r, "filter partition index: " + error);
+    return;
+  }
+  r->partitions = static_cast<int>(partitions.size());
+  uint64_t total_bytes = 0;
+  for (const BlockHandle& h : partitions) total_bytes += h.size;
+  double fp_sum = 0, keys_sum = 0;
+  bool usable = true;
+  for (size_t i = 0; i < partitions.size(); ++i) {
+    std::string contents;
+    if (!ReadBlock(file, partitions[i], footer.checksum_type, verify, &contents, &error)) {
+      Damaged(r, "filter partition " + std::to_string(i) + ": " + error);
+      return;
+    }
+    const FilterBlockInfo info = Describe(r->family, contents);
+    if (i == 0) {
+      r->block = info;
+    } else if (info.kind != r->block.kind) {
+      r->block.kind = "mixed";
+    }
+    if (!info.usable) {
+      usable = false;
+      r->block.problem = "partition " + std::to_string(i) + ": " + info.problem;
+    }
+    // Built-in partitions do not record their keys: share the file's
+    // entries out by size.
+    const double keys = info.has_num_keys
+                            ? static_cast<double>(info.num_keys)
+                            : static_cast<double>(r->entries) * static_cast<double>(partitions[i].size) /
+                                  static_cast<double>(std::max<uint64_t>(total_bytes, 1));
+    fp_sum += keys * Predict(info, static_cast<uint64_t>(std::llround(keys)), contents.size());
+    keys_sum += keys;
+  }
+  r->block.usable = usable;
+  r->described = true;
+  r->predicted_fp_rate = keys_sum > 0 ? fp_sum / keys_sum : 0.0;
+}
+
+}  // namespace
+
+bool IsBuiltinFamily(const std::string& family) {
+  static const std::set<std::string> kAliases = {
+      "rocksdb.BuiltinBloomFilter",
+      "rocksdb.internal.LegacyBloomFilter",
+      "rocksdb.internal.FastLocalBloomFilter",
+      "rocksdb.internal.Standard128RibbonFilter",
+      "rocksdb.internal.DeprecatedBlockBasedBloomFilter",
+      "bloomfilter",
+      "ribbonfilter",
+  };
+  return kAliases.count(family) > 0;
+}
+
+SstFilterReport ReadSstFilter(const std::string& path, bool verify_checksums) {
+  SstFilterReport r;
+  r.path = path;
+  FileBytes file;
+  std::string error, tail;
+  if (!file.Open(path, &error)) {
+    r.error = error;
+    return r;
+  }
+  r.file_bytes = file.size();
+  Footer footer;
+  const uint64_t tail_bytes = std::min<uint64_t>(file.size(), kFooterBytes);
+  if (!file.Read(file.size() - tail_bytes, tail_bytes, &tail, &error) ||
+      !ParseFooter(tail, file.size(), &footer, &error)) {
+    r.error = error;
+    return r;
+  }
+  if (footer.table_type != TableType::kBlockBased) {
+    r.error = std::string(footer.table_type == TableType::kPlain ? "plain" : "cuckoo") +
+              " table: not a block-based table, its filter is not inspected";
+    return r;
+  }
+  const rdb::Options options;
+  rdb::SstFileReader reader(options);
+  const rdb::Status s = reader.Open(path);
+  const auto props = s.ok() ? reader.GetTableProperties() : nullptr;
+  if (props == nullptr) {
+    r.error = "RocksDB cannot open it: " + (s.ok() ? std::string("no table properties") : s.ToString());
+    return r;
+  }
+  r.readable = true;
+  r.policy_name = props->filter_policy_name;
+  r.entries = props->num_filter_entries ? props->num_filter_entries : props->num_entries;
+  r.filter_bytes = props->filter_size;
+
+  std::string metaindex;
+  std::vector<MetaIndexEntry> entries;
+  if (!ReadBlock(file, footer.metaindex, footer.checksum_type, verify_checksums, &metaindex,
+                 &error) ||
+      !ParseMetaIndex(metaindex, &entries, &error)) {
+    Damaged(&r, "metaindex: " + error);
+    return r;
+  }
+  const MetaIndexEntry* found = nullptr;
+  for (const auto& [prefix, layout] : {std::make_pair(kFullFilterPrefix, FilterLayout::kFull),
+                                       std::make_pair(kPartitionedFilterPrefix, FilterLayout::kPartitioned),
+                                       std::make_pair(kObsoleteFilterPrefix, FilterLayout::kObsolete)}) {
+    for (const MetaIndexEntry& e : entries) {
+      if (found == nullptr && e.name.rfind(prefix, 0) == 0) {
+        found = &e;
+        r.layout = layout;
+        r.family = e.name.substr(prefix.size());
+      }
+    }
+  }
+  if (found == nullptr) {
+    r.predicted_fp_rate = 1.0;  // no filter: every lookup reads the file
+    return r;
+  }
+  if (r.layout == FilterLayout::kObsolete) {
+    r.block.kind = "BlockBasedBloom";
+    r.block.problem = "obsolete block-based filter: RocksDB 7+ ignores it";
+    r.predicted_fp_rate = 1.0;
+    return r;
+  }
+  if (r.family != kCompatibilityName && !IsBuiltinFamily(r.family)) return r;  // bytes unknown
+  if (r.layout == FilterLayout::kPartitioned) {
+    ReadPartitioned(file, footer, *found, props->index_value_is_delta_encoded != 0,
+                    verify_checksums, &r);
+    return r;
+  }
+  std::string contents;
+  if (!ReadBlock(file, found->handle, footer.checksum_type, verify_checksums, &contents, &error)) {
+    Damaged(&r, "filter block: " + error);
+    return r;
+  }
+  r.block = Describe(r.family, contents);
+  r.described = true;
+  r.predicted_fp_rate = Predict(r.block, r.entries, contents.size());
+  return r;
+}
+
+}  // namespace sstfilter::tools

@@ -1,0 +1,406 @@
+// `sstfilter inspect` on databases made here: every policy (sstfilter's and
+// RocksDB's built-ins, full and partitioned), no filter, a truncated SST, a
+// damaged filter block, a policy no process registered, filters the
+// configured policy cannot read; and the program's exit statuses.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/sst_file_reader.h>
+#include <rocksdb/table.h>
+#include <rocksdb/table_properties.h>
+
+#include "plugin/rocksdb/bits_builder.h"
+#include "plugin/tools/inspect_command.h"
+#include "plugin/tools/sst_format.h"
+#include "table/block_based/filter_policy_internal.h"
+#include "tests/tool_test_util.h"
+
+namespace sstfilter::tools {
+namespace {
+
+namespace rdb = ROCKSDB_NAMESPACE;
+namespace fs = std::filesystem;
+using test::TempDir;
+
+Inspection InspectPaths(const std::vector<std::string>& paths, bool* ok = nullptr,
+                        std::string* error = nullptr) {
+  InspectOptions options;
+  options.paths = paths;
+  options.progress = ProgressMode::kNever;
+  Inspection in;
+  std::string e;
+  std::ostringstream progress;
+  const bool result = Inspect(options, progress, false, &in, &e);
+  if (ok != nullptr) *ok = result;
+  if (error != nullptr) *error = e;
+  if (ok == nullptr) {
+    EXPECT_TRUE(result) << e;
+  }
+  return in;
+}
+
+bool HasWarning(const Inspection& in, const std::string& text) {
+  for (const Warning& w : in.warnings) {
+    if (w.message.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Levels and properties as RocksDB itself reports them.
+struct DbFacts {
+  std::map<std::string, int> level_of;  // file name -> level
+  uint64_t entries = 0, filter_bytes = 0;
+};
+DbFacts FactsOf(const std::string& dir, const rdb::Options& options) {
+  DbFacts facts;
+  rdb::DB* raw = nullptr;
+  EXPECT_TRUE(rdb::DB::OpenForReadOnly(options, dir, &raw).ok());
+  std::unique_ptr<rdb::DB> db(raw);
+  std::vector<rdb::LiveFileMetaData> metas;
+  db->GetLiveFilesMetaData(&metas);
+  for (const auto& m : metas) facts.level_of[fs::path(m.name).filename().string()] = m.level;
+  rdb::TablePropertiesCollection props;
+  EXPECT_TRUE(db->GetPropertiesOfAllTables(&props).ok());
+  for (const auto& [file, p] : props) {
+    facts.entries += p->num_filter_entries ? p->num_filter_entries : p->num_entries;
+    facts.filter_bytes += p->filter_size;
+  }
+  return facts;
+}
+
+// The FP rate the writing policy's own builder predicts for a block of
+// `bytes` holding `entries` keys: what inspect must report.
+double BuilderPrediction(const rdb::FilterPolicy& policy, uint64_t entries, uint64_t bytes) {
+  const rdb::BlockBasedTableOptions table_options;
+  std::unique_ptr<rdb::FilterBitsBuilder> b(
+      policy.GetBuilderWithContext(rdb::FilterBuildingContext(table_options)));
+  if (auto* builtin = dynamic_cast<rdb::BuiltinFilterBitsBuilder*>(b.get())) {
+    return builtin->EstimatedFpRate(entries, bytes);
+  }
+  if (auto* ours = dynamic_cast<SstFilterBitsBuilder*>(b.get())) return ours->EstimatedFpRate(entries, bytes);
+  return NAN;
+}
+
+struct PolicyCase {
+  const char* table_options;
+  const char* policy_name;  // rocksdb.filter.policy
+  const char* kind;
+  int lines_per_key;
+  double budget;            // bits per key
+};
+
+class InspectPolicyTest : public ::testing::TestWithParam<PolicyCase> {};
+
+TEST_P(InspectPolicyTest, ListsEveryFileWithItsLevelAndFilter) {
+  const PolicyCase& c = GetParam();
+  TempDir dir;
+  const rdb::Options options = test::OptionsFor(c.table_options);
+  test::MakeDb(dir.path(), options, 3, 4000, /*compact=*/true);
+  const DbFacts facts = FactsOf(dir.path(), options);
+  const Inspection in = InspectPaths({dir.path()});
+  EXPECT_TRUE(in.warnings.empty()) << in.warnings[0].message;
+  ASSERT_EQ(in.files.size(), facts.level_of.size());
+  std::set<int> levels;
+  for (const InspectedFile& f : in.files) {
+    const SstFilterReport& s = f.sst;
+    EXPECT_EQ(f.where.level, facts.level_of.at(f.display_name)) << f.display_name;
+    levels.insert(f.where.level);
+    EXPECT_EQ(f.where.column_family, "default");
+    EXPECT_TRUE(s.readable) << s.error;
+    EXPECT_EQ(s.policy_name, c.policy_name);
+    EXPECT_EQ(s.layout, FilterLayout::kFull);
+    EXPECT_EQ(s.block.kind, c.kind) << f.display_name;
+    EXPECT_TRUE(s.block.usable) << s.block.problem;
+    if (c.lines_per_key) {
+      EXPECT_EQ(s.block.lines_per_key, c.lines_per_key);
+    }
+    EXPECT_GT(s.entries, 0u);
+    const double bits_per_key = 8.0 * s.filter_bytes / s.entries;
+    EXPECT_NEAR(bits_per_key, c.budget, 0.05 * c.budget) << f.display_name;
+    EXPECT_TRUE(f.warnings.empty());
+    // The writing policy's own prediction for this very block.
+    std::shared_ptr<const rdb::FilterPolicy> policy = test::OptionsFor(c.table_options)
+        .table_factory->GetOptions<rdb::BlockBasedTableOptions>()->filter_policy;
+    EXPECT_NEAR(f.effective_fp_rate, BuilderPrediction(*policy, s.entries, s.filter_bytes),
+                1e-4 * f.effective_fp_rate)
+        << f.display_name;
+  }
+  EXPECT_EQ(levels, (std::set<int>{0, 1}));
+  // The database's bits per key as lsm_bench computes it from the same properties.
+  EXPECT_EQ(in.total.entries, facts.entries);
+  EXPECT_EQ(in.total.filter_bytes, facts.filter_bytes);
+  ASSERT_EQ(in.levels.size(), 2u);
+  EXPECT_EQ(in.levels[0].level, 0);
+  EXPECT_EQ(in.levels[0].files, 2u);
+  EXPECT_GT(in.column_families[0].wasted_reads_per_miss, 0);
+  std::ostringstream out, err;
+  InspectOptions options_text;
+  options_text.paths = {dir.path()};
+  options_text.progress = ProgressMode::kNever;
+  EXPECT_EQ(RunInspect(options_text, out, err), 0);
+  EXPECT_NE(out.str().find("no warnings"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find(c.policy_name), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllPolicies, InspectPolicyTest,
+    ::testing::Values(
+        PolicyCase{"filter_policy=sstfilter.StandardBloom:10", "sstfilter.StandardBloom",
+                   "StandardBloom", 0, 10},
+        PolicyCase{"filter_policy=sstfilter.BlockedBloom:10", "sstfilter.BlockedBloom",
+                   "BlockedBloom", 1, 10},
+        PolicyCase{"filter_policy={id=sstfilter.BlockedBloom;bits_per_key=20;lines_per_key=2}",
+                   "sstfilter.BlockedBloom", "BlockedBloom", 2, 20},
+        PolicyCase{"filter_policy=sstfilter.Ribbon:10", "sstfilter.Ribbon", "Ribbon", 0, 10},
+        PolicyCase{"filter_policy=bloomfilter:10:false", "bloomfilter", "FastLocalBloom", 0, 10},
+        PolicyCase{"filter_policy=ribbonfilter:14.6:-1", "ribbonfilter", "Standard128Ribbon", 0, 10}),
+    [](const auto& info) { return std::to_string(info.index) + "_" + info.param.kind; });
+
+// Partitioned filters: every partition read; the kind and a prediction
+// close to the full filter's at the same budget.
+TEST(InspectTest, PartitionedFilters) {
+  for (const char* policy : {"sstfilter.BlockedBloom:10", "bloomfilter:10:false"}) {
+    TempDir dir;
+    test::MakeDb(dir.path(),
+                 test::OptionsFor(std::string("filter_policy=") + policy +
+                                  ";partition_filters=true;index_type=kTwoLevelIndexSearch;"
+                                  "metadata_block_size=512"),
+                 2, 20000, false);
+    const Inspection in = InspectPaths({dir.path()});
+    EXPECT_TRUE(in.warnings.empty()) << policy << ": " << in.warnings[0].message;
+    ASSERT_EQ(in.files.size(), 2u);
+    for (const InspectedFile& f : in.files) {
+      EXPECT_EQ(f.sst.layout, FilterLayout::kPartitioned) << policy;
+      EXPECT_GT(f.sst.partitions, 10) << policy;
+      EXPECT_EQ(f.sst.block.kind, std::string(policy)[0] == 's' ? "BlockedBloom" : "FastLocalBloom");
+      EXPECT_GT(f.effective_fp_rate, 0.007) << policy;
+      EXPECT_LT(f.effective_fp_rate, 0.013) << policy;
+    }
+  }
+}
+
+TEST(InspectTest, NoFilterIsAWarning) {
+  TempDir dir;
+  test::MakeDb(dir.path(), test::OptionsFor(""), 2, 1000, false);
+  const Inspection in = InspectPaths({dir.path()});
+  ASSERT_EQ(in.files.size(), 2u);
+  for (const InspectedFile& f : in.files) {
+    EXPECT_EQ(f.sst.layout, FilterLayout::kNone);
+    EXPECT_EQ(f.effective_fp_rate, 1.0);
+  }
+  EXPECT_TRUE(HasWarning(in, "without a filter"));
+  EXPECT_EQ(in.total.files_without_usable_filter, 2u);
+  std::ostringstream out, err;
+  InspectOptions options;
+  options.paths = {dir.path()};
+  options.progress = ProgressMode::kNever;
+  EXPECT_EQ(RunInspect(options, out, err), 1);
+  EXPECT_NE(out.str().find("SST files without a filter"), std::string::npos) << out.str();
+}
+
+// A truncated SST inside a database: reported with its cause, the other
+// files still inspected; named directly, it is an error.
+TEST(InspectTest, TruncatedSst) {
+  TempDir dir;
+  test::MakeDb(dir.path(), test::OptionsFor("filter_policy=sstfilter.Ribbon:10"), 3, 2000, false);
+  std::vector<std::string> names;
+  std::string error;
+  ASSERT_TRUE(ListSstFiles(dir.path(), &names, &error));
+  ASSERT_EQ(names.size(), 3u);
+  const std::string victim = dir.path() + "/" + names[1];
+  fs::resize_file(victim, fs::file_size(victim) / 2);
+  const Inspection in = InspectPaths({dir.path()});
+  ASSERT_EQ(in.files.size(), 3u);
+  for (const InspectedFile& f : in.files) {
+    EXPECT_EQ(f.sst.readable, f.display_name != names[1]) << f.display_name;
+  }
+  EXPECT_TRUE(HasWarning(in, "cannot be read"));
+  EXPECT_TRUE(HasWarning(in, "differs from the MANIFEST"));
+  bool ok = true;
+  InspectPaths({victim}, &ok, &error);
+  EXPECT_FALSE(ok);
+  EXPECT_NE(error.find("not a readable RocksDB SST file"), std::string::npos) << error;
+}
+
+// One damaged byte in a filter block: its checksum says so.
+TEST(InspectTest, DamagedFilterBlock) {
+  TempDir dir;
+  const std::string path = dir.path() + "/x.sst";
+  test::WriteSst(path, test::OptionsFor("filter_policy=sstfilter.StandardBloom:10"), 0, 3000);
+  std::string file;
+  {
+    std::ifstream in(path, std::ios::binary);
+    file.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // The filter block follows the data blocks (table property data_size).
+  const Inspection before = InspectPaths({path});
+  ASSERT_EQ(before.files.size(), 1u);
+  EXPECT_TRUE(before.warnings.empty());
+  rdb::Options options;
+  rdb::SstFileReader reader(options);
+  ASSERT_TRUE(reader.Open(path).ok());
+  const uint64_t filter_offset = reader.GetTableProperties()->data_size;
+  file[filter_offset + 10] ^= 0x01;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << file;
+  const Inspection after = InspectPaths({path});
+  EXPECT_TRUE(HasWarning(after, "damaged filters"));
+  EXPECT_EQ(after.files[0].effective_fp_rate, 1.0);
+  EXPECT_NE(after.files[0].sst.problems.at(0).find("checksum mismatch"), std::string::npos);
+}
+
+// A policy the writing process had and this one has not: the filters of
+// an unknown family and the OPTIONS naming an unregistered policy.
+class UnregisteredPolicy : public rdb::FilterPolicy {
+ public:
+  const char* Name() const override { return "test.UnregisteredFilter"; }
+  const char* CompatibilityName() const override { return Name(); }
+  rdb::FilterBitsBuilder* GetBuilderWithContext(
+      const rdb::FilterBuildingContext& context) const override {
+    return inner_->GetBuilderWithContext(context);
+  }
+  rdb::FilterBitsReader* GetFilterBitsReader(const rdb::Slice& contents) const override {
+    return inner_->GetFilterBitsReader(contents);
+  }
+
+ private:
+  std::unique_ptr<const rdb::FilterPolicy> inner_{rdb::NewBloomFilterPolicy(10)};
+};
+
+TEST(InspectTest, UnregisteredPolicy) {
+  TempDir dir;
+  rdb::Options options = test::OptionsFor("");
+  options.table_factory->GetOptions<rdb::BlockBasedTableOptions>()->filter_policy =
+      std::make_shared<UnregisteredPolicy>();
+  test::MakeDb(dir.path(), options, 2, 1000, false);
+  const Inspection in = InspectPaths({dir.path()});
+  ASSERT_EQ(in.sources.size(), 1u);
+  ASSERT_EQ(in.sources[0].options.policies.size(), 1u);
+  EXPECT_FALSE(in.sources[0].options.policies[0].registered);
+  EXPECT_TRUE(HasWarning(in, "not registered in this process"));
+  EXPECT_TRUE(HasWarning(in, "no policy loaded here reads"));
+  for (const InspectedFile& f : in.files) {
+    EXPECT_EQ(f.sst.family, "test.UnregisteredFilter");
+    EXPECT_TRUE(std::isnan(f.effective_fp_rate));
+  }
+}
+
+// Switching a database from RocksDB's Bloom to an sstfilter policy: the
+// old files' filters are of the other family, which RocksDB ignores.
+TEST(InspectTest, FiltersTheConfiguredPolicyCannotRead) {
+  TempDir dir;
+  test::MakeDb(dir.path(), test::OptionsFor("filter_policy=bloomfilter:10:false"), 2, 1000, false);
+  test::MakeDb(dir.path(), test::OptionsFor("filter_policy=sstfilter.Ribbon:10"), 1, 1000, false);
+  const Inspection in = InspectPaths({dir.path()});
+  ASSERT_EQ(in.files.size(), 3u);
+  int ignored = 0;
+  for (const InspectedFile& f : in.files) {
+    if (f.sst.policy_name == "bloomfilter") {
+      ++ignored;
+      EXPECT_EQ(f.effective_fp_rate, 1.0);
+    } else {
+      EXPECT_LT(f.effective_fp_rate, 0.01);
+    }
+  }
+  EXPECT_EQ(ignored, 2);
+  EXPECT_TRUE(HasWarning(in, "cannot read"));
+}
+
+TEST(InspectTest, JsonOutput) {
+  TempDir dir;
+  test::MakeDb(dir.path(), test::OptionsFor("filter_policy=sstfilter.BlockedBloom:10"), 2, 1000,
+               false);
+  InspectOptions options;
+  options.paths = {dir.path()};
+  options.json = true;
+  options.progress = ProgressMode::kNever;
+  std::ostringstream out, err;
+  EXPECT_EQ(RunInspect(options, out, err), 0);
+  const std::string json = out.str();
+  for (const char* key : {"\"files\"", "\"levels\"", "\"total\"", "\"warnings\": []",
+                          "\"kind\": \"BlockedBloom\"", "\"level\": 0"}) {
+    EXPECT_NE(json.find(key), std::string::npos) << key << "\n" << json;
+  }
+  EXPECT_EQ(std::count(json.begin(), json.end(), '{'), std::count(json.begin(), json.end(), '}'));
+}
+
+// The program itself: exit statuses and clear errors.
+struct ToolRun {
+  int status;
+  std::string output;  // stdout and stderr
+};
+ToolRun RunTool(const std::string& args) {
+  ToolRun r{-1, ""};
+  FILE* p = popen((std::string(SSTFILTER_TOOL) + " " + args + " 2>&1").c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
+  const int status = pclose(p);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+TEST(ToolTest, SizeAcceptance) {
+  const ToolRun r = RunTool("size --keys=100000000 --fp_rate=0.01");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::istringstream lines(r.output);
+  std::string line;
+  bool found = false;
+  while (std::getline(lines, line)) {
+    if (line.rfind("sstfilter.StandardBloom ", 0) != 0) continue;
+    found = true;
+    std::istringstream cells(line);
+    std::string name, bits, probes, fp, mb, unit;
+    cells >> name >> bits >> probes >> fp >> mb >> unit;
+    EXPECT_NEAR(std::stod(bits), 9.6, 0.05) << line;
+    EXPECT_EQ(probes, "7") << line;
+    EXPECT_NEAR(std::stod(mb), 120, 1) << line;
+    EXPECT_EQ(unit, "MB") << line;
+    break;  // the settings list below names the filter again
+  }
+  EXPECT_TRUE(found) << r.output;
+}
+
+TEST(ToolTest, ErrorsAndExitStatuses) {
+  TempDir dir;
+  const std::string not_sst = dir.path() + "/notes.txt";
+  std::ofstream(not_sst) << "not an SST file at all, but long enough to have a footer's worth of bytes";
+  struct Case {
+    std::string args;
+    int status;
+    const char* message;
+  };
+  for (const Case& c : {Case{"", 2, "sstfilter size"}, Case{"help", 0, "sstfilter inspect"},
+                        Case{"size --help", 0, "--fp_rate"}, Case{"frobnicate", 2, "unknown command"},
+                        Case{"size --keys=abc --fp_rate=0.01", 2, "bad value 'abc'"},
+                        Case{"size --keys=-3 --fp_rate=0.01", 2, "bad value '-3'"},
+                        Case{"size --keys=1000 --fp_rate=1.5", 2, "--fp_rate must be"},
+                        Case{"size --keys=1000 --bits_per_key=0", 2, "--bits_per_key must be"},
+                        Case{"size --keys=1000", 2, "exactly one"},
+                        Case{"size --keys=1000 --fp_rate=0.01 --progress=never", 2, "unknown flag"},
+                        Case{"inspect", 2, "give a database"},
+                        Case{"inspect " + dir.path() + "/missing", 2, "no such file"},
+                        Case{"inspect " + not_sst, 2, "not a readable RocksDB SST file"},
+                        Case{"inspect " + dir.path(), 2, "not a RocksDB database directory"}}) {
+    const ToolRun r = RunTool(c.args);
+    EXPECT_EQ(r.status, c.status) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
+  }
+}
+
+}  // namespace
+}  // namespace sstfilter::tools
