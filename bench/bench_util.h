@@ -42,6 +42,18 @@ inline bool ParseBitsPerKeyList(const std::string& list,
   return true;
 }
 
+// The id a benchmark creates a registered policy from: "name:<param>", or
+// for "name/opt=v/opt2=w" (policy options, e.g.
+// sstfilter.LevelAware/bottommost_bits_per_key=0)
+// "{id=name;bits_per_key=<param>;opt=v;opt2=w}".
+inline std::string PolicyIdWithBudget(const std::string& filter, const std::string& param) {
+  const size_t slash = filter.find('/');
+  if (slash == std::string::npos) return filter + ":" + param;
+  std::string opts = filter.substr(slash + 1);
+  for (char& c : opts) c = c == '/' ? ';' : c;
+  return "{id=" + filter.substr(0, slash) + ";bits_per_key=" + param + ";" + opts + "}";
+}
+
 // splitmix64's finalizer: a bijection on 64-bit values, so distinct indices
 // give distinct keys, while consecutive indices differ in every byte.
 inline uint64_t Mix64(uint64_t x) {

@@ -41,8 +41,9 @@ SPECS="$("$LSM_BENCH" --list_policies --bits_per_key="$BITS" --policies="${POLIC
 WORK="$(mktemp -d /tmp/sstfilter-db-bench-compare.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 # The shape of lsm_bench's default run: 16-byte keys, 32-byte values, no
-# compression, ~2000 keys per memtable (160 KiB), 64 KiB L1 files doubling
-# per level, L1 target 128 KiB, multiplier 10, L0 trigger 4 (writes slowed
+# compression, ~2000 keys per memtable (160 KiB), 64 KiB base-level files
+# doubling per level, max_bytes_for_level_base 128 KiB, multiplier 10,
+# dynamic level sizing, L0 trigger 4 (writes slowed
 # at 4 L0 files and stopped at 6, so that compactions keep up and L0 stays
 # small, as in lsm_bench). These go in the OPTIONS file because db_bench
 # takes the file's options over its flags. Unlike lsm_bench's, db_bench's
@@ -62,6 +63,7 @@ write_options() {  # $1: filter_policy line or empty
   target_file_size_multiplier=2
   max_bytes_for_level_base=131072
   max_bytes_for_level_multiplier=10
+  level_compaction_dynamic_level_bytes=true
   level0_file_num_compaction_trigger=4
   level0_slowdown_writes_trigger=4
   level0_stop_writes_trigger=6

@@ -87,7 +87,8 @@ DEFINE_string(filters, "sstfilter.*,rocksdb.Bloom,rocksdb.Ribbon",
               "Comma-separated filter names. rocksdb.Bloom and rocksdb.Ribbon "
               "are RocksDB's built-ins (NewBloomFilterPolicy / "
               "NewRibbonFilterPolicy); 'sstfilter.*' expands to every "
-              "registered sstfilter kind; any other name N is created from "
+              "registered sstfilter filter kind (not sstfilter.LevelAware, "
+              "which needs a level); any other name N is created from "
               "the id 'N:<bits_per_key>' through RocksDB's object registry; "
               "'N/opt=v' adds policy options, e.g. "
               "sstfilter.BlockedBloom/lines_per_key=2.");
@@ -209,12 +210,7 @@ std::shared_ptr<const FilterPolicy> MakePolicy(const std::string& filter,
   options.ignore_unsupported_options = false;
   // "name/opt=v/opt2=w" passes policy options, e.g.
   // sstfilter.BlockedBloom/lines_per_key=2 for the high-accuracy mode.
-  std::string id = filter + ":" + param;
-  if (const size_t slash = filter.find('/'); slash != std::string::npos) {
-    std::string opts = filter.substr(slash + 1);
-    std::replace(opts.begin(), opts.end(), '/', ';');
-    id = "{id=" + filter.substr(0, slash) + ";bits_per_key=" + param + ";" + opts + "}";
-  }
+  const std::string id = sstfilter::bench::PolicyIdWithBudget(filter, param);
   std::shared_ptr<const FilterPolicy> policy;
   const auto status = FilterPolicy::CreateFromString(options, id, &policy);
   if (!status.ok() || policy == nullptr) {
@@ -231,7 +227,12 @@ std::vector<Config> ParseConfigs() {
   std::vector<std::string> filters;
   for (const std::string& name : SplitCommas(FLAGS_filters)) {
     if (name == "sstfilter.*") {
-      for (const std::string& id : sstfilter::PolicyIds()) filters.push_back(id);
+      // Filter kinds only: sstfilter.LevelAware picks its kind and memory
+      // from the file's level, which a lone filter does not have (name it
+      // to see its last-level plan).
+      for (const std::string& id : sstfilter::PolicyIds()) {
+        if (id != "sstfilter.LevelAware") filters.push_back(id);
+      }
     } else if (name.empty()) {
       Fatal("empty name in --filters='" + FLAGS_filters + "'");
     } else if (name.find(':') != std::string::npos) {

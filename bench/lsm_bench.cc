@@ -20,13 +20,19 @@
 //
 // Shape of the default run: 500k keys of 16 bytes with 32-byte values, no
 // compression (~30 MB of SST data); a flush every 2000 keys (~120 KB L0
-// files), L0 trigger 4, L1 target 128 KiB, multiplier 10, files of 64 KiB in
-// L1 doubling per level. Compaction is deterministic (lsm_compactor.h), so
-// every policy gets the same LSM, file for file: L0..L4 hold 2/1/10/52/56
-// files and an absent key consults 4.6 of them (2 in L0, ~0.1 in L1, ~0.85
-// to ~0.9 in L2-L4, whose files do not cover the whole key space). The last
-// --l0_tail_flushes memtables are flushed with no compaction after them, so
-// L0 holds files too, as it usually does in a database taking writes.
+// files), L0 trigger 4, max_bytes_for_level_base 128 KiB, multiplier 10,
+// dynamic level sizing (level_compaction_dynamic_level_bytes, RocksDB's
+// default since 8.4), files of 64 KiB in the base level doubling per level
+// below the next. Compaction is deterministic (lsm_compactor.h), so every
+// policy gets the same LSM, file for file: L0/L3/L4/L5/L6 hold 2/1/3/22/101
+// files and 0.8/0.2/0.7/8.7/89.5% of the keys, and an absent key consults
+// 4.4 of them (2 in L0, 0.15 in L3, 0.37 in L4, 0.91 in L5, 1 in L6: the
+// upper levels' few files do not cover the whole key space).
+// --dynamic_level_bytes=false gives the static shape of RocksDB 7.8's
+// default, 2/1/10/52/56 files in L0..L4 with the keys split ~45/50 between
+// L3 and L4 (4.6 files per absent key). The last --l0_tail_flushes
+// memtables are flushed with no compaction after them, so L0 holds files
+// too, as it usually does in a database taking writes.
 //
 // rocksdb.Ribbon's setting is "Bloom-equivalent" (10 gives ~7 actual bits
 // per key), so it is calibrated by bisection over trial filters
@@ -66,7 +72,9 @@ DEFINE_string(policies, "none,rocksdb.Bloom,rocksdb.Ribbon,sstfilter.*",
               "Comma-separated policies: none (no filter), rocksdb.Bloom "
               "(NewBloomFilterPolicy), rocksdb.Ribbon (NewRibbonFilterPolicy, "
               "calibrated to the budget), 'sstfilter.*' (every registered "
-              "sstfilter policy), or any id N created as 'N:<bits_per_key>'.");
+              "sstfilter policy), or any id N created as 'N:<bits_per_key>'; "
+              "'N/opt=v/opt2=w' adds policy options, e.g. "
+              "sstfilter.LevelAware/bottommost_bits_per_key=0.");
 DEFINE_string(bits_per_key, "6,10,16",
               "Comma-separated filter memory budgets, actual bits per key; one "
               "database per policy and budget ('none' runs once).");
@@ -78,10 +86,19 @@ DEFINE_int32(multiget_batch, 32, "Keys per MultiGet call.");
 DEFINE_uint64(keys_per_flush, 2000,
               "Keys per memtable: the load flushes after every this many keys "
               "(~120 KB L0 files by default) and lets compactions finish.");
-DEFINE_uint64(target_file_bytes, 64 << 10, "L1 SST file size (target_file_size_base).");
+DEFINE_uint64(target_file_bytes, 64 << 10,
+              "SST file size in L1, or in the base level with dynamic level "
+              "sizing (target_file_size_base).");
 DEFINE_int32(target_file_multiplier, 2, "target_file_size_multiplier: file size growth per level.");
-DEFINE_uint64(level_base_bytes, 128 << 10, "L1 target size (max_bytes_for_level_base).");
+DEFINE_uint64(level_base_bytes, 128 << 10,
+              "max_bytes_for_level_base: L1's target, or with dynamic level "
+              "sizing the most the base level may hold.");
 DEFINE_int32(l0_trigger, 4, "level0_file_num_compaction_trigger.");
+DEFINE_bool(dynamic_level_bytes, true,
+            "level_compaction_dynamic_level_bytes (RocksDB's default since "
+            "8.4): level targets from the last level up, so the last level "
+            "holds ~(T-1)/T of the data. false: static targets from L1 down "
+            "(RocksDB 7.8's default), the last level only partly full.");
 DEFINE_string(compaction, "deterministic",
               "deterministic: leveled compaction picked from data bytes only "
               "(lsm_compactor.h), the same LSM for every policy; rocksdb: "
@@ -140,10 +157,11 @@ std::string Key(uint64_t i) { return LsmKey(i, FLAGS_seed); }
 std::string Value(uint64_t i) { return LsmValue(i, FLAGS_value_bytes); }
 
 PolicySpec MakeSpec(const std::string& policy, const std::string& param, double budget) {
-  // The trial filter for rocksdb.Ribbon's calibration holds an L3 file's
-  // keys: with the default shape L3 and L4 hold most keys, and Ribbon's
-  // overhead per key shrinks as filters grow. Entry: 16-byte key + 8-byte
-  // sequence/type + value + ~3 bytes of lengths.
+  // The trial filter for rocksdb.Ribbon's calibration holds the keys of a
+  // 256 KiB file (target_file * multiplier^2): the last level's files in
+  // the default (dynamic) shape, L3's in the static one, where most keys
+  // are; Ribbon's overhead per key shrinks as filters grow. Entry: 16-byte
+  // key + 8-byte sequence/type + value + ~3 bytes of lengths.
   const uint64_t l3_file_bytes =
       FLAGS_target_file_bytes * FLAGS_target_file_multiplier * FLAGS_target_file_multiplier;
   const RibbonCalibration ribbon{l3_file_bytes / (16 + 8 + FLAGS_value_bytes + 3),
@@ -192,6 +210,7 @@ rdb::Options DbOptions(const PolicySpec& spec) {
   options.max_bytes_for_level_base = FLAGS_level_base_bytes;
   options.max_bytes_for_level_multiplier = 10;
   options.level0_file_num_compaction_trigger = FLAGS_l0_trigger;
+  options.level_compaction_dynamic_level_bytes = FLAGS_dynamic_level_bytes;
   options.disable_auto_compactions = FLAGS_compaction != "rocksdb";
   options.max_background_jobs = 2;  // the machine's cores
   options.max_open_files = -1;      // every table reader opened at DB::Open, at its level
@@ -267,7 +286,8 @@ double Build(const PolicySpec& spec, const std::string& label, const std::string
   std::unique_ptr<rdb::DB> db = Open(DbOptions(spec), dir);
   const uint64_t tail = FLAGS_l0_tail_flushes * FLAGS_keys_per_flush;
   LeveledCompactor compactor({FLAGS_l0_trigger, FLAGS_level_base_bytes, 10.0,
-                              FLAGS_target_file_bytes, FLAGS_target_file_multiplier});
+                              FLAGS_target_file_bytes, FLAGS_target_file_multiplier,
+                              FLAGS_dynamic_level_bytes});
   const bool rocksdb_picks = FLAGS_compaction == "rocksdb";
   LoadKeys(db.get(), label, 0, FLAGS_keys - tail, rocksdb_picks ? nullptr : &compactor, start);
   if (rocksdb_picks) {
@@ -336,6 +356,7 @@ RunResult RunOne(const PolicySpec& spec, const std::string& dir) {
   r.budget_bits_per_key = spec.budget;
   r.setting = spec.setting;
   r.has_filter = spec.filter_policy != nullptr;
+  r.some_unfiltered = spec.some_unfiltered;
   r.block_cache = FLAGS_block_cache_bytes > 0;
   const std::string label = spec.policy + (r.has_filter ? " @" + spec.param : "");
   r.load_seconds = Build(spec, label, dir);
@@ -348,7 +369,7 @@ RunResult RunOne(const PolicySpec& spec, const std::string& dir) {
   options.disable_auto_compactions = true;
   std::unique_ptr<rdb::DB> db = Open(options, dir);
 
-  r.tables = SummarizeTables(db.get(), spec.expected_name);
+  r.tables = SummarizeTables(db.get(), spec.expected_name, spec.some_unfiltered);
   if (!r.tables.wrong_policy.empty()) {
     for (const std::string& w : r.tables.wrong_policy) std::fprintf(stderr, "  %s\n", w.c_str());
     Fatal(label + ": " + std::to_string(r.tables.wrong_policy.size()) + " of " +
@@ -389,7 +410,9 @@ RunResult RunOne(const PolicySpec& spec, const std::string& dir) {
   if (wrong > 0) Fatal(label + ": " + std::to_string(wrong) + " absent keys were found");
 
   latencies.clear();
+  before = LookupCounters::Capture(stats);
   r.hits_not_found = TimedGets(db.get(), hits, true, &latencies);
+  r.hit_get = LookupCounters::Capture(stats).Minus(before);
   r.hit_get_latency = Summarize(std::move(latencies));
   r.hits_not_found += TimedMultiGets(db.get(), hits, true, &r.hit_multiget_us);
 
@@ -406,7 +429,7 @@ std::string HeaderComment() {
   char buf[512];
   std::snprintf(buf, sizeof(buf),
                 "# keys=%llu value_bytes=%d misses=%llu hits=%llu keys_per_flush=%llu "
-                "target_file=%llu*%d^(L-1) level_base=%llu l0_trigger=%d compaction=%s block_cache=%llu seed=%llu "
+                "target_file=%llu*%d^(L-1) level_base=%llu l0_trigger=%d dynamic_level_bytes=%d compaction=%s block_cache=%llu seed=%llu "
                 "build=%s\n",
                 static_cast<unsigned long long>(FLAGS_keys), FLAGS_value_bytes,
                 static_cast<unsigned long long>(FLAGS_misses),
@@ -414,7 +437,7 @@ std::string HeaderComment() {
                 static_cast<unsigned long long>(FLAGS_keys_per_flush),
                 static_cast<unsigned long long>(FLAGS_target_file_bytes), FLAGS_target_file_multiplier,
                 static_cast<unsigned long long>(FLAGS_level_base_bytes), FLAGS_l0_trigger,
-                FLAGS_compaction.c_str(),
+                FLAGS_dynamic_level_bytes ? 1 : 0, FLAGS_compaction.c_str(),
                 static_cast<unsigned long long>(FLAGS_block_cache_bytes),
                 static_cast<unsigned long long>(FLAGS_seed),
 #ifdef SSTFILTER_BENCH_BUILD_TYPE

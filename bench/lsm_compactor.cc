@@ -21,14 +21,59 @@ bool Overlaps(const rdb::SstFileMetaData& f, const std::string& smallest,
 
 }  // namespace
 
-uint64_t LeveledCompactor::TargetBytes(int level) const {
-  return static_cast<uint64_t>(shape_.level_base_bytes *
-                               std::pow(shape_.level_multiplier, level - 1));
+std::vector<uint64_t> LeveledCompactor::Targets(const std::vector<uint64_t>& level_bytes,
+                                                int* base_level) const {
+  const int num_levels = static_cast<int>(level_bytes.size());
+  const int last = num_levels - 1;
+  const double mult = shape_.level_multiplier;
+  std::vector<uint64_t> targets(num_levels, 0);
+  if (!shape_.dynamic) {
+    *base_level = 1;
+    for (int l = 1; l < last; ++l) {
+      targets[l] = static_cast<uint64_t>(shape_.level_base_bytes * std::pow(mult, l - 1));
+    }
+    return targets;
+  }
+  // RocksDB 7.8.3 VersionStorageInfo::CalculateBaseBytes, dynamic branch.
+  uint64_t max_level_bytes = 0;
+  int first_non_empty = -1;
+  for (int l = 1; l < num_levels; ++l) {
+    if (level_bytes[l] > 0 && first_non_empty < 0) first_non_empty = l;
+    max_level_bytes = std::max(max_level_bytes, level_bytes[l]);
+  }
+  if (max_level_bytes == 0) {
+    *base_level = last;  // L0 compacts straight into the last level
+    return targets;
+  }
+  const uint64_t base_max = shape_.level_base_bytes;
+  const uint64_t base_min = static_cast<uint64_t>(base_max / mult);
+  uint64_t cur = max_level_bytes;
+  for (int l = num_levels - 2; l >= first_non_empty; --l) cur = static_cast<uint64_t>(cur / mult);
+  uint64_t base_bytes;
+  *base_level = first_non_empty;
+  if (cur <= base_min) {
+    base_bytes = base_min + 1;
+  } else {
+    while (*base_level > 1 && cur > base_max) {
+      --*base_level;
+      cur = static_cast<uint64_t>(cur / mult);
+    }
+    base_bytes = std::min(cur, base_max);
+  }
+  double level_size = static_cast<double>(base_bytes);
+  for (int l = *base_level; l < last; ++l) {
+    if (l > *base_level) level_size *= mult;
+    targets[l] = std::max(static_cast<uint64_t>(level_size), base_max);
+  }
+  return targets;
 }
 
-uint64_t LeveledCompactor::FileBytes(int output_level) const {
+uint64_t LeveledCompactor::FileBytes(int output_level, int base_level) const {
+  // RocksDB's max_file_size[i]: target_file_size_base for i <= 1, times the
+  // multiplier per level beyond; dynamic levels count i from the base level.
+  const int index = shape_.dynamic ? output_level - base_level : output_level;
   uint64_t bytes = shape_.target_file_bytes;
-  for (int l = 1; l < output_level; ++l) bytes *= shape_.target_file_multiplier;
+  for (int l = 1; l < index; ++l) bytes *= shape_.target_file_multiplier;
   return bytes;
 }
 
@@ -51,6 +96,15 @@ rdb::Status LeveledCompactor::CompactUntilSettled(rdb::DB* db, int* compactions)
 
     // Scores as RocksDB's leveled picker computes them, but from data and
     // index bytes: the filter block is left out so that it cannot steer.
+    std::vector<uint64_t> level_bytes(kMaxLevels, 0);
+    for (int l = 1; l < kMaxLevels; ++l) {
+      for (const auto& f : levels[l]) {
+        const auto it = props.find(f.db_path + f.name);
+        level_bytes[l] += it != props.end() ? it->second->data_size + it->second->index_size : f.size;
+      }
+    }
+    int base_level = 1;
+    const std::vector<uint64_t> targets = Targets(level_bytes, &base_level);
     int best_level = -1;
     double best_score = 0;
     for (int l = 0; l + 1 < kMaxLevels; ++l) {
@@ -58,12 +112,8 @@ rdb::Status LeveledCompactor::CompactUntilSettled(rdb::DB* db, int* compactions)
       if (l == 0) {
         score = static_cast<double>(levels[0].size()) / shape_.l0_trigger;
       } else {
-        uint64_t data_bytes = 0;
-        for (const auto& f : levels[l]) {
-          const auto it = props.find(f.db_path + f.name);
-          data_bytes += it != props.end() ? it->second->data_size + it->second->index_size : f.size;
-        }
-        score = static_cast<double>(data_bytes) / TargetBytes(l);
+        if (targets[l] == 0) continue;  // above the base level: takes no input
+        score = static_cast<double>(level_bytes[l]) / targets[l];
         if (score <= 1.0) continue;  // RocksDB compacts a level once it is over target
       }
       if (score >= 1.0 && score > best_score) {
@@ -94,14 +144,15 @@ rdb::Status LeveledCompactor::CompactUntilSettled(rdb::DB* db, int* compactions)
     }
     std::vector<std::string> inputs;
     for (const auto& f : picked) inputs.push_back(f.name);
-    for (const auto& f : levels[best_level + 1]) {
+    const int output_level = best_level == 0 ? base_level : best_level + 1;
+    for (const auto& f : levels[output_level]) {
       if (Overlaps(f, smallest, largest)) inputs.push_back(f.name);
     }
     rdb::CompactionOptions options;
     options.compression = rdb::kNoCompression;  // CompactionOptions defaults to Snappy
-    options.output_file_size_limit = FileBytes(best_level + 1);
+    options.output_file_size_limit = FileBytes(output_level, base_level);
     options.max_subcompactions = 1;
-    s = db->CompactFiles(options, inputs, best_level + 1);
+    s = db->CompactFiles(options, inputs, output_level);
     if (!s.ok()) return s;
     ++*compactions;
   }

@@ -12,14 +12,27 @@
 // It follows RocksDB's leveled scheme (max_bytes_for_level_base, multiplier,
 // level0_file_num_compaction_trigger): the level with the highest score
 // (L0: files / trigger; Ln: data bytes / target) is compacted while a score
-// is >= 1; L0 goes whole into L1, a deeper level gives its next file in
-// key order (round robin, as compaction_pri=kRoundRobin) to the level below.
+// is >= 1; L0 goes whole into the base level, a deeper level gives its next
+// file in key order (round robin, as compaction_pri=kRoundRobin) to the
+// level below.
+//
+// Level targets are RocksDB's for level_compaction_dynamic_level_bytes
+// (VersionStorageInfo::CalculateBaseBytes, 7.8.3), the default since RocksDB
+// 8.4: the last level (num_levels - 1) takes whatever it holds, each level
+// above it a multiplier-th of the one below, and L0 compacts into the first
+// level whose target reaches max_bytes_for_level_base (the base level); no
+// target is below max_bytes_for_level_base. So the last level holds about
+// (T-1)/T of the data, as in a DB in steady state. With `dynamic` off,
+// the static targets: L1 = max_bytes_for_level_base, times the multiplier
+// per level, and L0 compacts into L1; the deepest non-empty level then
+// holds whatever is left over, often no more than the level above it.
 // RocksDB's compaction job does the work (DB::CompactFiles), writing each
 // output file, and its filter, exactly as an automatic compaction would.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <rocksdb/db.h>
 
@@ -29,10 +42,11 @@ namespace sstfilter::bench {
 
 struct LeveledShape {
   int l0_trigger = 4;
-  uint64_t level_base_bytes = 0;      // L1 target
+  uint64_t level_base_bytes = 0;      // max_bytes_for_level_base
   double level_multiplier = 10;
-  uint64_t target_file_bytes = 0;     // L1 files
+  uint64_t target_file_bytes = 0;     // target_file_size_base
   int target_file_multiplier = 1;
+  bool dynamic = true;                // level_compaction_dynamic_level_bytes
 };
 
 class LeveledCompactor {
@@ -44,8 +58,13 @@ class LeveledCompactor {
   ROCKSDB_NAMESPACE::Status CompactUntilSettled(ROCKSDB_NAMESPACE::DB* db, int* compactions);
 
  private:
-  uint64_t TargetBytes(int level) const;
-  uint64_t FileBytes(int output_level) const;
+  // Target bytes per level (0 for levels that take no compaction input:
+  // L0, levels above the base level, the last level) from the data bytes
+  // each holds; sets *base_level, where L0 compacts to.
+  std::vector<uint64_t> Targets(const std::vector<uint64_t>& level_bytes, int* base_level) const;
+  // Output file size of a compaction into `output_level`
+  // (RocksDB's MaxFileSizeForLevel).
+  uint64_t FileBytes(int output_level, int base_level) const;
 
   LeveledShape shape_;
   std::string cursor_[kMaxLevels];  // largest key of the last file picked per level

@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <vector>
 
+#include "bench/bench_util.h"
 #include "bench/ribbon_calibration.h"
+#include "plugin/rocksdb/level_aware_policy.h"
 #include "plugin/rocksdb/register.h"
 
 namespace sstfilter::bench {
@@ -43,7 +45,7 @@ bool MakePolicySpec(const std::string& policy, const std::string& param, double 
   } else {
     rdb::ConfigOptions options;
     options.ignore_unsupported_options = false;  // else an unknown id is "OK", no policy
-    spec->setting = policy + ":" + param;
+    spec->setting = PolicyIdWithBudget(policy, param);
     spec->list_setting = spec->setting;
     const rdb::Status s =
         rdb::FilterPolicy::CreateFromString(options, spec->setting, &spec->filter_policy);
@@ -56,6 +58,15 @@ bool MakePolicySpec(const std::string& policy, const std::string& param, double 
     }
   }
   spec->expected_name = spec->filter_policy->Name();
+  // LevelAware leaves a level's files without a filter when told to
+  // (bottommost_bits_per_key=0) or when the budget is too small for it.
+  if (const auto* level_aware = dynamic_cast<const LevelAwarePolicy*>(spec->filter_policy.get())) {
+    const LevelModel model = level_aware->Model();
+    spec->some_unfiltered = model.bottommost_bits_per_key == 0;
+    for (const LevelPlan& plan : PlanLevels(model, kDefaultNumLevels)) {
+      spec->some_unfiltered |= !plan.has_filter;
+    }
+  }
   return true;
 }
 

@@ -18,6 +18,7 @@ struct PolicySpec {
   std::string list_setting;   // for --list_policies: built-in's number or the id
   std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> filter_policy;  // null: none
   std::string expected_name;  // table property rocksdb.filter.policy of every SST
+  bool some_unfiltered = false;  // the policy leaves some files without a filter
 };
 
 // How rocksdb.Ribbon is calibrated and built.
@@ -33,7 +34,8 @@ double CalibrateRibbon(double budget, const RibbonCalibration& calibration);
 // Creates the policy for `policy` at `budget`: rocksdb.Bloom is
 // NewBloomFilterPolicy(budget), rocksdb.Ribbon NewRibbonFilterPolicy of the
 // calibrated setting, anything else FilterPolicy::CreateFromString of
-// "<policy>:<param>" with unknown ids refused. False and `error` set if the
+// "<policy>:<param>" (PolicyIdWithBudget: "<name>/<opt>=<v>" passes policy
+// options) with unknown ids refused. False and `error` set if the
 // policy cannot be created.
 bool MakePolicySpec(const std::string& policy, const std::string& param, double budget,
                     const RibbonCalibration& ribbon, PolicySpec* spec, std::string* error);

@@ -34,6 +34,15 @@ double LevelChecksPerMiss(const RunResult& r, int level) {
   return it == r.miss_get.by_level.end() ? 0 : PerMiss(it->second.checks(), r.misses);
 }
 
+// Share of all keys in `level`, in percent, and its filter bits per key.
+double LevelKeySharePct(const RunResult& r, int level) {
+  return r.tables.entries ? 100.0 * r.tables.by_level[level].entries / r.tables.entries : kNaN;
+}
+
+double LevelBitsPerKey(const RunResult& r, int level) {
+  return r.tables.by_level[level].entries ? r.tables.by_level[level].BitsPerKey() : kNaN;
+}
+
 std::string BudgetCheck(const RunResult& r) {
   if (!r.has_filter) return "-";
   const double pct = r.BudgetDeviationPct();
@@ -63,6 +72,7 @@ Row Columns(const RunResult& r) {
       {"mget_wasted_reads_per_miss", Num(mget_wasted, "%.5f")},
       {"miss_mget_us", Num(r.miss_multiget_us, "%.2f")},
       {"hit_mget_us", Num(r.hit_multiget_us, "%.2f")},
+      {"hit_wasted_reads", Num(r.WastedReadsPerHit(), "%.5f")},
       {"false_positives", std::to_string(r.miss_get.false_positives())},
       {"sst_files", std::to_string(r.tables.files)},
       {"files_per_level", r.shape},
@@ -107,7 +117,15 @@ double RunResult::DataBlocksPerMiss(const LookupCounters& c) const {
 }
 
 double RunResult::WastedReadsPerMiss(const LookupCounters& c) const {
-  return has_filter ? PerMiss(c.false_positives(), misses) : DataBlocksPerMiss(c);
+  if (!has_filter) return DataBlocksPerMiss(c);
+  const double unfiltered =
+      some_unfiltered ? std::max(0.0, files_per_miss - PerMiss(c.useful + c.positive, misses)) : 0;
+  return PerMiss(c.false_positives(), misses) + unfiltered;
+}
+
+double RunResult::WastedReadsPerHit() const {
+  const uint64_t blocks = block_cache ? hit_get.data_cache_accesses : hit_get.data_block_reads;
+  return hits ? static_cast<double>(blocks - std::min(blocks, hits)) / hits : kNaN;
 }
 
 double RunResult::FpRate() const {
@@ -143,6 +161,21 @@ void PrintTable(const std::vector<RunResult>& results, const std::string& header
     level_rows.push_back(row);
   }
   PrintAligned(level_rows);
+
+  // Where the keys and the filter memory are: the same for every policy
+  // (deterministic compaction), except the memory.
+  std::printf("\n# Share of the keys (%%) and filter bits per key by level\n");
+  level_rows.clear();
+  for (const RunResult& r : results) {
+    if (!r.has_filter) continue;
+    Row row = {{"policy", r.policy}, {"budget", Num(r.budget_bits_per_key, "%g")}};
+    for (int level = 0; level <= deepest; ++level) {
+      row.push_back({"L" + std::to_string(level), Num(LevelKeySharePct(r, level), "%.2f") + " " +
+                                                      Num(LevelBitsPerKey(r, level), "%.2f")});
+    }
+    level_rows.push_back(row);
+  }
+  PrintAligned(level_rows);
 }
 
 bool WriteCsv(const std::string& path, const std::vector<RunResult>& results) {
@@ -156,6 +189,14 @@ bool WriteCsv(const std::string& path, const std::vector<RunResult>& results) {
     for (int level = 0; level < kMaxLevels; ++level) {
       row.push_back({"checks_per_miss_L" + std::to_string(level),
                      Num(LevelChecksPerMiss(r, level), "%.4f")});
+    }
+    for (int level = 0; level < kMaxLevels; ++level) {
+      row.push_back({"key_share_L" + std::to_string(level),
+                     Num(LevelKeySharePct(r, level) / 100, "%.5f")});
+    }
+    for (int level = 0; level < kMaxLevels; ++level) {
+      row.push_back(
+          {"bits_per_key_L" + std::to_string(level), Num(LevelBitsPerKey(r, level), "%.3f")});
     }
     return row;
   };

@@ -16,6 +16,7 @@ struct RunResult {
   double budget_bits_per_key = 0;   // 0 for "none"
   std::string setting;              // what the policy was configured with
   bool has_filter = false;
+  bool some_unfiltered = false;     // ... but not in every file (PolicySpec)
   bool block_cache = false;         // data blocks went through a block cache
   TableSummary tables;
   std::string shape;                // SST files per level, "L0/L1/..."
@@ -25,6 +26,7 @@ struct RunResult {
   uint64_t hits_not_found = 0;      // must be 0
   LookupCounters miss_get;          // counters added by the missing-key Gets
   LookupCounters miss_multiget;     // ... by the same keys through MultiGet
+  LookupCounters hit_get;           // ... by the present-key Gets
   LatencySummary miss_get_latency;
   LatencySummary hit_get_latency;
   double miss_multiget_us = 0;      // per key
@@ -34,8 +36,15 @@ struct RunResult {
   // Data blocks touched per absent key: the reads a lookup costs.
   double DataBlocksPerMiss(const LookupCounters& c) const;
   // False positives per absent key; with no filter every file consulted is a
-  // wasted read, so it is DataBlocksPerMiss.
+  // wasted read, so it is DataBlocksPerMiss. With some_unfiltered, the
+  // files consulted without a filter (files per miss - filter checks per
+  // miss) are added.
   double WastedReadsPerMiss(const LookupCounters& c) const;
+  // Data blocks read per present-key Get beyond the one holding the key:
+  // the files above the key's that a filter did not rule out (false
+  // positives, or files without a filter). A filter on the key's own file
+  // cannot help a hit, which is what bottommost_bits_per_key=0 trades on.
+  double WastedReadsPerHit() const;
   // False positives / filter checks of absent keys; 1 with no filter.
   double FpRate() const;
   // Signed deviation of the actual from the budget memory, in percent.

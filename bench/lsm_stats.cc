@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <thread>
 
 namespace sstfilter::bench {
@@ -55,7 +56,8 @@ LookupCounters LookupCounters::Minus(const LookupCounters& before) const {
   return d;
 }
 
-TableSummary SummarizeTables(rdb::DB* db, const std::string& expected_policy) {
+TableSummary SummarizeTables(rdb::DB* db, const std::string& expected_policy,
+                             bool some_unfiltered) {
   rdb::TablePropertiesCollection props;
   const rdb::Status s = db->GetPropertiesOfAllTables(&props);
   TableSummary summary;
@@ -63,20 +65,38 @@ TableSummary SummarizeTables(rdb::DB* db, const std::string& expected_policy) {
     summary.wrong_policy.push_back("GetPropertiesOfAllTables: " + s.ToString());
     return summary;
   }
+  std::vector<rdb::LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  std::map<std::string, int> level_of;  // by the path GetPropertiesOfAllTables uses
+  for (const auto& f : live) level_of[f.db_path + f.name] = f.level;
+  const bool want_filter = !expected_policy.empty();
+  uint64_t with_filter = 0;
   for (const auto& [file, p] : props) {
-    ++summary.files;
     // Whole-key filtering without a prefix extractor adds every distinct key
     // once, so filter entries = keys; older files may not record the count.
-    summary.entries += p->num_filter_entries ? p->num_filter_entries : p->num_entries;
-    summary.filter_bytes += p->filter_size;
-    const bool want_filter = !expected_policy.empty();
-    if (p->filter_policy_name != expected_policy || (want_filter != (p->filter_size > 0))) {
+    const uint64_t entries = p->num_filter_entries ? p->num_filter_entries : p->num_entries;
+    auto add = [&](TableCounts& c) {
+      ++c.files;
+      c.entries += entries;
+      c.filter_bytes += p->filter_size;
+    };
+    add(summary);
+    if (const auto it = level_of.find(file);
+        it != level_of.end() && it->second >= 0 && it->second < kMaxLevels) {
+      add(summary.by_level[it->second]);
+    }
+    with_filter += p->filter_size > 0;
+    const bool filter_ok = want_filter ? (p->filter_size > 0 || some_unfiltered) : p->filter_size == 0;
+    if (p->filter_policy_name != expected_policy || !filter_ok) {
       summary.wrong_policy.push_back(file + ": filter policy '" + p->filter_policy_name +
                                      "', filter " + std::to_string(p->filter_size) +
                                      " bytes");
     }
   }
   if (summary.files == 0) summary.wrong_policy.push_back("no SST files at all");
+  if (want_filter && summary.files > 0 && with_filter == 0) {
+    summary.wrong_policy.push_back("no SST file has a filter");
+  }
   return summary;
 }
 

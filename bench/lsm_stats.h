@@ -53,19 +53,26 @@ struct LookupCounters {
 
 void EnableLookupCounting();
 
-// What the table properties of every live SST file say.
-struct TableSummary {
+// Files, keys and filter memory of a set of SST files.
+struct TableCounts {
   uint64_t files = 0;
   uint64_t entries = 0;         // filter entries (num_entries if not recorded)
   uint64_t filter_bytes = 0;    // sum of filter_size
-  std::vector<std::string> wrong_policy;  // "file: 'name'" for every mismatch
   double BitsPerKey() const { return entries ? filter_bytes * 8.0 / entries : 0; }
+};
+
+// What the table properties of every live SST file say.
+struct TableSummary : TableCounts {
+  TableCounts by_level[kMaxLevels];
+  std::vector<std::string> wrong_policy;  // "file: 'name'" for every mismatch
 };
 
 // Reads every table's properties and checks that each names
 // `expected_policy` (empty: no filter) and, if one is expected, has a
-// non-empty filter.
-TableSummary SummarizeTables(ROCKSDB_NAMESPACE::DB* db, const std::string& expected_policy);
+// non-empty filter; with `some_unfiltered` (a policy that leaves out the
+// bottommost level's filters) at least one file must have one.
+TableSummary SummarizeTables(ROCKSDB_NAMESPACE::DB* db, const std::string& expected_policy,
+                             bool some_unfiltered = false);
 
 // Key ranges of the live SST files, by level: answers how many files a point
 // lookup must consult (every L0 file whose range holds the key, plus at most

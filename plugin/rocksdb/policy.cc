@@ -1,11 +1,9 @@
 #include "plugin/rocksdb/policy.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <unordered_map>
+#include <utility>
 
 #include <rocksdb/convenience.h>
 #include <rocksdb/utilities/options_type.h>
@@ -14,32 +12,18 @@
 #include "plugin/core/kind_ops.h"
 #include "plugin/rocksdb/bits_builder.h"
 #include "plugin/rocksdb/bits_reader.h"
+#include "plugin/rocksdb/option_types.h"
 
 namespace sstfilter {
 
 using ROCKSDB_NAMESPACE::ConfigOptions;
-using ROCKSDB_NAMESPACE::OptionType;
-using ROCKSDB_NAMESPACE::OptionTypeFlags;
 using ROCKSDB_NAMESPACE::OptionTypeInfo;
-using ROCKSDB_NAMESPACE::OptionVerificationType;
 using ROCKSDB_NAMESPACE::Status;
 
 namespace {
 
 constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
 constexpr double kDefaultBitsPerKey = 10.0;
-
-// Strict decimal: the whole string, finite. "10", "6.5", "1e-3" pass;
-// "", "10x", "nan", "inf" do not.
-bool ParseFiniteDouble(const std::string& s, double* out) {
-  if (s.empty() || s.size() > 64) return false;
-  errno = 0;
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (errno != 0 || end != s.c_str() + s.size() || !std::isfinite(v)) return false;
-  *out = v;
-  return true;
-}
 
 Status ParseBitsPerKey(const std::string& value, double* out) {
   double v = 0;
@@ -72,44 +56,6 @@ Status ParseLinesPerKey(const std::string& value, double* out) {
   return Status::OK();
 }
 
-// Shortest decimal that parses back to exactly `v`, so OPTIONS files keep
-// what the user wrote ("10", "0.01") and round-trip exactly.
-std::string FormatDouble(double v) {
-  char buf[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
-Status SerializeDouble(const ConfigOptions&, const std::string&, const void* addr,
-                       std::string* value) {
-  // Unset options serialize as "", which RocksDB leaves out entirely.
-  const double v = *static_cast<const double*>(addr);
-  *value = std::isnan(v) ? std::string() : FormatDouble(v);
-  return Status::OK();
-}
-
-bool DoublesEqual(const ConfigOptions&, const std::string&, const void* a,
-                  const void* b, std::string*) {
-  const double x = *static_cast<const double*>(a);
-  const double y = *static_cast<const double*>(b);
-  return x == y || (std::isnan(x) && std::isnan(y));
-}
-
-OptionTypeInfo DoubleOption(int offset, Status (*parse)(const std::string&, double*)) {
-  // Named std::function objects: GCC 12 warns (-Wmaybe-uninitialized, a
-  // false positive) when temporaries built from lambdas are copied here.
-  const ROCKSDB_NAMESPACE::ParseFunc parse_func =
-      [parse](const ConfigOptions&, const std::string&, const std::string& value,
-              void* addr) { return parse(value, static_cast<double*>(addr)); };
-  const ROCKSDB_NAMESPACE::SerializeFunc serialize_func = SerializeDouble;
-  const ROCKSDB_NAMESPACE::EqualsFunc equals_func = DoublesEqual;
-  return OptionTypeInfo(offset, OptionType::kUnknown, OptionVerificationType::kNormal,
-                        OptionTypeFlags::kNone, parse_func, serialize_func, equals_func);
-}
-
 const std::unordered_map<std::string, OptionTypeInfo>& PolicyOptionTypes() {
   static const auto* types = new std::unordered_map<std::string, OptionTypeInfo>{
       {"bits_per_key", DoubleOption(offsetof(PolicyOptions, bits_per_key), ParseBitsPerKey)},
@@ -126,9 +72,10 @@ std::string PolicyId(FilterKind kind) {
 }
 
 SstFilterPolicy::SstFilterPolicy(FilterKind kind)
-    : kind_(kind),
-      name_(OpsFor(kind) != nullptr ? PolicyId(kind) : "sstfilter.Invalid"),
-      options_{kUnset, kUnset, kUnset} {
+    : SstFilterPolicy(kind, OpsFor(kind) != nullptr ? PolicyId(kind) : "sstfilter.Invalid") {}
+
+SstFilterPolicy::SstFilterPolicy(FilterKind kind, std::string name)
+    : kind_(kind), name_(std::move(name)), options_{kUnset, kUnset, kUnset} {
   RegisterOptions("SstFilterPolicyOptions", &options_, &PolicyOptionTypes());
 }
 

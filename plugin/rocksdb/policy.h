@@ -68,9 +68,14 @@ class SstFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   // Marks the policy as misconfigured; see the header comment.
   void Poison(const std::string& error) { config_error_ = error; }
   // Empty if the configuration is valid, else what is wrong with it.
-  std::string ConfigError() const;
+  virtual std::string ConfigError() const;
 
  protected:
+  // For policies that are not one kind (LevelAware): `name` is Name(), and
+  // `kind` only what ResolvedConfig reports.
+  SstFilterPolicy(FilterKind kind, std::string name);
+  const PolicyOptions& options() const { return options_; }
+
   ROCKSDB_NAMESPACE::Status ConfigureOptions(
       const ROCKSDB_NAMESPACE::ConfigOptions& config_options,
       const std::unordered_map<std::string, std::string>& opts_map,

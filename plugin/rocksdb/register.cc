@@ -12,14 +12,35 @@
 
 #include <rocksdb/utilities/object_registry.h>
 
+#include "plugin/rocksdb/level_aware_policy.h"
 #include "plugin/rocksdb/policy.h"
 
 namespace sstfilter {
 namespace {
 
+// One policy per filter kind (scripts/build-in-rocksdb.sh reads this list),
+// plus the policies that choose a kind per file (kLevelAwareId).
 constexpr FilterKind kRegisteredKinds[] = {FilterKind::kStandardBloom,
                                            FilterKind::kBlockedBloom,
                                            FilterKind::kRibbon};
+
+// Registers `id` and "<id>:<anything>"; `make` creates the policy. The
+// factory parses <anything> itself, so a bad number gets a clear message
+// (through a poisoned policy, see policy.h) instead of being dropped.
+template <class Make>
+void AddPolicyFactory(ROCKSDB_NAMESPACE::ObjectLibrary& library, const std::string& id,
+                      Make make) {
+  using ROCKSDB_NAMESPACE::FilterPolicy;
+  library.AddFactory<const FilterPolicy>(
+      ROCKSDB_NAMESPACE::ObjectLibrary::PatternEntry(id, true).AddSeparator(":", false),
+      [id, make](const std::string& uri, std::unique_ptr<const FilterPolicy>* guard,
+                 std::string*) -> const FilterPolicy* {
+        std::unique_ptr<SstFilterPolicy> policy = make();
+        if (uri.size() > id.size()) policy->SetBitsPerKey(uri.substr(id.size() + 1));
+        guard->reset(policy.release());
+        return guard->get();
+      });
+}
 
 }  // namespace
 
@@ -28,21 +49,12 @@ int RegisterPolicies(ROCKSDB_NAMESPACE::ObjectLibrary& library) {
   using ROCKSDB_NAMESPACE::ObjectLibrary;
   int count = 0;
   for (FilterKind kind : kRegisteredKinds) {
-    // Matches "sstfilter.<Kind>" and "sstfilter.<Kind>:<anything>"; the
-    // factory parses <anything> itself, so a bad number gets a clear message
-    // (through a poisoned policy, see policy.h) instead of being dropped.
-    library.AddFactory<const FilterPolicy>(
-        ObjectLibrary::PatternEntry(PolicyId(kind), true).AddSeparator(":", false),
-        [kind](const std::string& uri, std::unique_ptr<const FilterPolicy>* guard,
-               std::string*) -> const FilterPolicy* {
-          auto policy = std::make_unique<SstFilterPolicy>(kind);
-          const std::string id = PolicyId(kind);
-          if (uri.size() > id.size()) policy->SetBitsPerKey(uri.substr(id.size() + 1));
-          guard->reset(policy.release());
-          return guard->get();
-        });
+    AddPolicyFactory(library, PolicyId(kind),
+                     [kind] { return std::make_unique<SstFilterPolicy>(kind); });
     ++count;
   }
+  AddPolicyFactory(library, kLevelAwareId, [] { return std::make_unique<LevelAwarePolicy>(); });
+  ++count;
   // Any other "sstfilter.*" id is a typo or a kind this build lacks. RocksDB
   // would treat it as "unsupported" and, by default, run with no filter;
   // registered last so it only sees ids no real policy matched.
@@ -65,6 +77,7 @@ const std::vector<std::string>& PolicyIds() {
   static const auto* ids = [] {
     auto* v = new std::vector<std::string>;
     for (FilterKind kind : kRegisteredKinds) v->push_back(PolicyId(kind));
+    v->push_back(kLevelAwareId);
     return v;
   }();
   return *ids;
