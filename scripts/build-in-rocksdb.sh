@@ -90,17 +90,12 @@ log "RocksDB $VERSION ($SUITE), $SYSTEM build in ${BDIR#$ROOT/}"
 # --- 1. Build dependencies (checked every run: cheap). ------------------------
 PACKAGES=(build-essential dpkg-dev xz-utils ca-certificates libgflags-dev libxxhash-dev)
 [ "$SYSTEM" = cmake ] && PACKAGES+=(cmake)
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' \
-    || missing+=("$p")
-done
+. "$ROOT/scripts/lib/packages.sh"
+mapfile -t missing < <(missing_packages "${PACKAGES[@]}")
 if [ "${#missing[@]}" -gt 0 ]; then
   [ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}); run as root to install them"
   log "step 1/6: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q >&2
-  apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+  install_packages "${missing[@]}"
 else
   log "step 1/6: build dependencies present"
 fi

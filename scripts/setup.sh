@@ -31,16 +31,11 @@ PACKAGES=(
   clang libclang-rt-14-dev gnuplot-nox
 )
 
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' \
-    || missing+=("$p")
-done
+. "$ROOT/scripts/lib/packages.sh"
+mapfile -t missing < <(missing_packages "${PACKAGES[@]}")
 if [ "${#missing[@]}" -gt 0 ]; then
   log "installing: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q >&2
-  apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+  install_packages "${missing[@]}"
 else
   log "all packages present"
 fi

@@ -25,6 +25,7 @@
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/filter_builder.h"
 #include "plugin/rocksdb/policy.h"
+#include "tests/db_options.h"
 #include "tests/test_util.h"
 
 namespace sstfilter {
@@ -69,14 +70,7 @@ class DbTest : public ::testing::Test {
     base.write_buffer_size = 256 << 10;
     base.target_file_size_base = 512 << 10;
     base.statistics = rdb::CreateDBStatistics();
-    rdb::Options out;
-    rdb::ConfigOptions config_options;
-    config_options.ignore_unsupported_options = false;
-    const rdb::Status s = rdb::GetOptionsFromString(
-        config_options, base, "block_based_table_factory={" + table_options + "}", &out);
-    EXPECT_TRUE(s.ok()) << s.ToString();
-    out.statistics = base.statistics;
-    return out;
+    return test::WithTableOptions(base, table_options);
   }
 
   void Open(const rdb::Options& options) {

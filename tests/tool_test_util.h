@@ -11,10 +11,11 @@
 #include <memory>
 #include <string>
 
-#include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_writer.h>
+
+#include "tests/db_options.h"
 
 namespace sstfilter::test {
 
@@ -52,13 +53,7 @@ inline rdb::Options OptionsFor(const std::string& table_options) {
   base.create_if_missing = true;
   base.disable_auto_compactions = true;
   base.write_buffer_size = 64 << 20;
-  rdb::Options out;
-  rdb::ConfigOptions config;
-  config.ignore_unsupported_options = false;
-  const rdb::Status s = rdb::GetOptionsFromString(
-      config, base, "block_based_table_factory={" + table_options + "}", &out);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return out;
+  return WithTableOptions(base, table_options);
 }
 
 // One SST file of keys [first, first + count).
