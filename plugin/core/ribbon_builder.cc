@@ -399,7 +399,7 @@ double BitsPerKeyForFp(const FilterConfig& config, double fp_rate) {
 
 }  // namespace
 
-// No streaming build: Ribbon sorts its hashes in place, so it needs them
+// No streaming build: Ribbon sorts its hashes (reorders them), so it needs them
 // contiguous (FilterBuilder gathers them from the chunks).
 const KindOps kRibbonOps = {PayloadBytes, Build, PredictedFp, BitsPerKeyForFp, nullptr};
 
