@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
@@ -30,6 +29,7 @@
 
 #include "plugin/rocksdb/compat.h"
 #include "plugin/rocksdb/register.h"
+#include "tests/temp_dir.h"
 #include "tests/test_util.h"
 
 namespace sstfilter {
@@ -139,9 +139,9 @@ TEST_P(ConcurrencyTest, GetAndMultiGetDuringFlushesAndCompactions) {
   constexpr int kKeys = 40000;
   constexpr int kBatch = 100;
   constexpr int kReaders = 4;
-  char tmpl[] = "/tmp/sstfilter_concurrency_XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl), nullptr);
-  const std::string dir = tmpl;
+  // Declared before db, so the database is closed before its directory goes.
+  test::TempDir tmp("sstfilter_concurrency");
+  const std::string dir = tmp.path();
 
   rdb::BlockBasedTableOptions table;
   table.filter_policy = MakePolicy(GetParam());
@@ -233,9 +233,6 @@ TEST_P(ConcurrencyTest, GetAndMultiGetDuringFlushesAndCompactions) {
   EXPECT_GT(lookups.load(), 10000);
   // The filters answered (not a DB without filters).
   EXPECT_GT(options.statistics->getTickerCount(rdb::BLOOM_FILTER_USEFUL), 1000u);
-  db.reset();
-  rdb::DestroyDB(dir, rdb::Options());
-  std::system(("rm -rf '" + dir + "'").c_str());
 }
 
 INSTANTIATE_TEST_SUITE_P(AllPolicies, ConcurrencyTest, ::testing::ValuesIn(PolicyIds()),

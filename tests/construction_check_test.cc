@@ -6,7 +6,6 @@
 // damaged filter would otherwise have been written and cause false negatives.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -22,6 +21,7 @@
 #include "plugin/rocksdb/bits_builder.h"
 #include "plugin/rocksdb/policy.h"
 #include "plugin/rocksdb/register.h"
+#include "tests/temp_dir.h"
 #include "tests/test_util.h"
 
 namespace sstfilter {
@@ -260,16 +260,6 @@ class DamagingPolicy : public rdb::FilterPolicy {
 
 class ConstructionCheckDbTest : public ::testing::TestWithParam<std::string> {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/sstfilter_construct_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    db_.reset();
-    rdb::DestroyDB(dir_, rdb::Options());
-    std::system(("rm -rf '" + dir_ + "'").c_str());
-  }
   rdb::Status WriteAndFlush(std::shared_ptr<const rdb::FilterPolicy> policy, bool detect) {
     rdb::BlockBasedTableOptions table_options;
     table_options.filter_policy = std::move(policy);
@@ -295,7 +285,9 @@ class ConstructionCheckDbTest : public ::testing::TestWithParam<std::string> {
     }
     return missing;
   }
-  std::string dir_;
+  // Declared before db_, so the database is closed before its directory goes.
+  test::TempDir tmp_{"sstfilter_construct_test"};
+  const std::string dir_ = tmp_.path();
   std::unique_ptr<rdb::DB> db_;
 };
 

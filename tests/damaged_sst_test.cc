@@ -65,6 +65,7 @@
 #include "plugin/core/format.h"
 #include "plugin/rocksdb/policy.h"
 #include "plugin/rocksdb/register.h"
+#include "tests/temp_dir.h"
 
 namespace sstfilter {
 namespace {
@@ -171,14 +172,10 @@ const char* ChecksumsName(Checksums c) {
 class DamagedSstTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/sstfilter_damaged_sst_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    root_ = tmpl;
     ASSERT_TRUE(rdb::FilterPolicy::CreateFromString(rdb::ConfigOptions(), GetParam() + ":10",
                                                     &policy_)
                     .ok());
   }
-  void TearDown() override { std::system(("rm -rf '" + root_ + "'").c_str()); }
 
   rdb::Options MakeOptions(std::shared_ptr<const rdb::FilterPolicy> policy, bool on_demand,
                            bool with_checksums) {
@@ -352,7 +349,8 @@ class DamagedSstTest : public ::testing::TestWithParam<std::string> {
   }
 
   std::shared_ptr<const rdb::FilterPolicy> policy_;
-  std::string root_;
+  test::TempDir tmp_{"sstfilter_damaged_sst"};
+  const std::string root_ = tmp_.path();
   int cases_ = 0;
   std::set<std::string> intact_filters_;
   std::map<bool, std::map<std::string, std::shared_ptr<const rdb::TableProperties>>> sst_props_;

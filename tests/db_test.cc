@@ -26,6 +26,7 @@
 #include "plugin/core/filter_builder.h"
 #include "plugin/rocksdb/policy.h"
 #include "tests/db_options.h"
+#include "tests/temp_dir.h"
 #include "tests/test_util.h"
 
 namespace sstfilter {
@@ -51,17 +52,6 @@ struct FilterStats {
 
 class DbTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char tmpl[] = "/tmp/sstfilter_db_test_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override {
-    db_.reset();
-    rdb::DestroyDB(dir_, rdb::Options());
-    std::system(("rm -rf '" + dir_ + "'").c_str());
-  }
-
   // Options from an options string, as a user would write them. Small
   // memtables so the load makes many SST files.
   rdb::Options MakeOptions(const std::string& table_options) {
@@ -191,7 +181,9 @@ class DbTest : public ::testing::Test {
         << "useful " << s.useful << " fp " << s.false_positives() << " predicted " << p;
   }
 
-  std::string dir_;
+  // Declared before db_, so the database is closed before its directory goes.
+  test::TempDir tmp_{"sstfilter_db_test"};
+  const std::string dir_ = tmp_.path();
   rdb::Options options_;
   std::unique_ptr<rdb::DB> db_;
 };

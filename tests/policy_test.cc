@@ -7,8 +7,6 @@
 #include <memory>
 #include <string>
 
-#include <unistd.h>
-
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
@@ -19,6 +17,7 @@
 #include "plugin/core/bloom_math.h"
 #include "plugin/rocksdb/policy.h"
 #include "plugin/rocksdb/register.h"
+#include "tests/temp_dir.h"
 
 namespace sstfilter {
 namespace {
@@ -170,13 +169,10 @@ TEST(PolicyTest, BadValuesAreRefusedThroughTheOptionsString) {
 
     ConfigOptions config_options;  // defaults: RocksDB swallows the parse error
     ASSERT_TRUE(ROCKSDB_NAMESPACE::GetOptionsFromString(config_options, base, opts, &out).ok());
-    char dir[] = "/tmp/sstfilter_policy_test_XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
+    test::TempDir dir("sstfilter_policy_test");
     ROCKSDB_NAMESPACE::DB* db = nullptr;
-    const Status s = ROCKSDB_NAMESPACE::DB::Open(out, dir, &db);
+    const Status s = ROCKSDB_NAMESPACE::DB::Open(out, dir.path(), &db);
     delete db;
-    ROCKSDB_NAMESPACE::DestroyDB(dir, out);
-    rmdir(dir);
     EXPECT_TRUE(s.IsInvalidArgument()) << value << ": " << s.ToString();
     EXPECT_NE(s.ToString().find("sstfilter"), std::string::npos) << s.ToString();
   }

@@ -16,7 +16,7 @@ namespace test {
 class TempDir {
  public:
   // `name` becomes part of the directory name: /tmp/<name>_XXXXXX.
-  explicit TempDir(const std::string& name) {
+  explicit TempDir(const std::string& name = "sstfilter_test") {
     std::string tmpl = "/tmp/" + name + "_XXXXXX";
     EXPECT_NE(mkdtemp(tmpl.data()), nullptr) << tmpl;
     path_ = tmpl;

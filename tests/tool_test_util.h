@@ -1,13 +1,11 @@
-// Shared by the tests of the sstfilter command-line tool: temporary
-// directories, and SST files and databases written with a chosen filter
-// policy, as a user would configure it.
+// Shared by the tests of the sstfilter command-line tool: SST files and
+// databases written with a chosen filter policy, as a user would configure
+// it.
 #pragma once
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -16,27 +14,11 @@
 #include <rocksdb/sst_file_writer.h>
 
 #include "tests/db_options.h"
+#include "tests/temp_dir.h"
 
 namespace sstfilter::test {
 
 namespace rdb = ROCKSDB_NAMESPACE;
-
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/sstfilter_tool_test_XXXXXX";
-    EXPECT_NE(mkdtemp(tmpl), nullptr);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 // Keys in bytewise order, as SstFileWriter needs them.
 inline std::string SortedKey(int i) {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "plugin/core/flag_sort.h"
+#include "plugin/core/counting_sort.h"
 #include "plugin/core/hash.h"
 #include "plugin/core/ribbon.h"
 #include "plugin/core/ribbon_builder.h"
@@ -116,7 +116,14 @@ class LayerBuilder {
                   std::vector<uint64_t>* bumped) {
     const uint64_t range = layer->start_range;
     const uint64_t base = layer->first_slot;
-    band->Reserve(base + range + kBlockSlots - 1);
+    // The keys are sorted through the band's slots past this layer's first
+    // block: still empty (no walk reaches them yet), zeroed again after.
+    // BandLayers reserved ~1.008 n slots, which holds every layer's
+    // base + 64 + n_j (the earlier layers' starts plus this layer's keys are
+    // about n), so this costs no memory; only adversarial hashes (most keys
+    // bumped) grow the band.
+    const uint64_t scratch_at = base + kBlockSlots;
+    band->Reserve(std::max(base + range + kBlockSlots - 1, scratch_at + in.num_keys));
     const uint64_t slots = band->coeff.size() - base;  // addressable from start 0
     const uint64_t buckets = RibbonBuckets(range, t_.log_bucket);
     const uint64_t mask = (1ULL << t_.log_bucket) - 1;
@@ -126,22 +133,9 @@ class LayerBuilder {
       const uint64_t off = s & mask;
       return 3 * (s >> t_.log_bucket) + (off >= t_.t2 ? 2 : off >= t_.t1 ? 1 : 0);
     };
-    // The band's slots past this layer's first block are still empty (no
-    // walk reaches them yet) and BandLayers reserved ~1.008 n of them: room
-    // for an out-of-place sort at no extra memory, zeroed again after.
-    const uint64_t scratch_at = base + kBlockSlots;
-    if (scratch_at + in.num_keys <= band->coeff.capacity()) {
-      band->Reserve(scratch_at + in.num_keys);
-      uint64_t* scratch = band->coeff.data() + scratch_at;
-      sorter_.SortWithScratch(in.hashes, in.num_keys, 3 * buckets, group_of, scratch, &start_);
-      std::fill(scratch, scratch + in.num_keys, 0);
-    } else {
-      sorter_.Sort(in.hashes, in.num_keys, 3 * buckets, group_of);
-      start_.assign(3 * buckets + 1, in.num_keys);
-      for (size_t i = in.num_keys; i-- > 0;) start_[group_of(in.hashes[i])] = i;
-      // Empty groups take the start of the next one.
-      for (uint64_t k = 3 * buckets; k-- > 0;) start_[k] = std::min(start_[k], start_[k + 1]);
-    }
+    uint64_t* scratch = band->coeff.data() + scratch_at;
+    sorter_.Sort(in.hashes, in.num_keys, 3 * buckets, group_of, scratch, &start_);
+    std::fill(scratch, scratch + in.num_keys, 0);
     layer->codes.assign(buckets, 0);
     filled_.assign(buckets + 4, 0);
     in_ = &in;
@@ -345,7 +339,7 @@ class LayerBuilder {
   const Tuning& t_;
   std::vector<size_t> start_;   // first key of each (bucket, group)
   std::vector<uint32_t> filled_;  // pivots per bucket-sized slot range
-  FlagSorter sorter_;
+  CountingSorter sorter_;
   Stream streams_[2];
   std::vector<uint64_t> pivots_;  // BandAll's insertions, for undo
   // The layer being banded.
