@@ -181,9 +181,17 @@ class DbTest : public ::testing::Test {
         << "useful " << s.useful << " fp " << s.false_positives() << " predicted " << p;
   }
 
+  // Closes the database and moves to a new, empty directory (the old one
+  // is removed), for a test that builds more than one database.
+  void FreshDirectory() {
+    db_.reset();
+    tmp_ = std::make_unique<test::TempDir>("sstfilter_db_test");
+    dir_ = tmp_->path();
+  }
+
   // Declared before db_, so the database is closed before its directory goes.
-  test::TempDir tmp_{"sstfilter_db_test"};
-  const std::string dir_ = tmp_.path();
+  std::unique_ptr<test::TempDir> tmp_ = std::make_unique<test::TempDir>("sstfilter_db_test");
+  std::string dir_ = tmp_->path();
   rdb::Options options_;
   std::unique_ptr<rdb::DB> db_;
 };
@@ -308,8 +316,7 @@ TEST_F(DbTest, OptionsFileRoundTrip) {
 TEST_F(DbTest, BlockedBloomBothModes) {
   for (int lines : {1, 2}) {
     SCOPED_TRACE(lines);
-    TearDown();
-    SetUp();
+    FreshDirectory();
     const double bpk = lines == 1 ? 10.0 : 16.0;
     const std::string policy = "filter_policy={id=sstfilter.BlockedBloom;bits_per_key=" +
                                std::to_string(static_cast<int>(bpk)) +

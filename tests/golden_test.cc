@@ -75,35 +75,37 @@ TEST(GoldenTest, BlockedBloomTwoLines20Keys20BitsPerKey) {
 }
 
 TEST(GoldenTest, Ribbon60Keys6Point5BitsPerKey) {
-  // 60 keys * 6.5 bits = 390 bits -> 49 bytes: one plain layer of one
-  // 64-slot block (start range 64 - 63 = 1), (49 - 3) / 8 = 5 columns
-  // (words), all r_lo (lower_blocks = 1 = total). Header 01 01
-  // (lower_blocks, start range of layer 0), length 02.
-  // params 0x09020e25: r_lo 5, 1 layer, B = 2^7, t1 16, t2 36.
+  // 60 keys * 6.5 bits = 390 bits -> 49 bytes: one plain layer (start range
+  // 48 after one growth step, tail 16: S = 64 slots, one whole block),
+  // (49 - 4) / 8 = 5 columns (words), all r_lo (lower_blocks = 1 = total).
+  // Header 01 10 30 (lower_blocks, tail, start range of layer 0), length 03.
+  // params 0x89020e25: r_lo 5, 1 layer, B = 2^7, t1 16, t2 36, compact end.
   EXPECT_EQ(BuildHex(FilterConfig{FilterKind::kRibbon, 6.5}, 60),
-            "c748de11afce5016" "c905fd1038e9d310" "3cbef2c74b60d318" "58c869555b3a4702"
-            "96aeb392c862ed18" "000000000000" "0101" "02"
-            "250e0209" "3c000000" "0000" "05" "01" "952d622e");
+            "3699742e707e7d01" "013734c8025cc591" "3c505859e7043401" "ca10af6fc8b09812"
+            "1f17bc49c2d15611" "0000000000" "011030" "03"
+            "250e0289" "3c000000" "0000" "05" "01" "eb0afdaf");
 }
 
 TEST(GoldenTest, Ribbon2000Keys7Point3BitsPerKey) {
-  // Two chained layers (start ranges 1900 = 0.95 * 2000 and 85: 32 blocks
-  // end 63 slots after start 1984), 29 blocks of 7 columns then 3 of 8,
+  // Two chained layers (start ranges 1900 = 0.95 * 2000 and 104) and a
+  // 16-slot tail: S = 2020 slots, 31 whole blocks and a last block of 36
+  // slots stored in 5-byte columns. 27 blocks of 7 columns, then 5 of 8;
   // codes for layer 0's buckets. 1841 bytes: pinned by their XXH3 and the
-  // tail (header 1d ec0e 55 = lower_blocks 29, ranges 1900 and 85; length
-  // 04; trailer with params 0x09020e47: r_lo 7, 2 layers). The codes and the
-  // solution also pin the builder's choices (bumping, insertion order):
-  // changing those rewrites them without a format change, and
-  // golden_files_test still reads the filters written before.
+  // tail (header 1b 10 ec0e 68 = lower_blocks 27, tail 16, ranges 1900 and
+  // 104; length 05; trailer with params 0x89020e47: r_lo 7, 2 layers,
+  // compact end). The codes and the solution also pin the builder's choices
+  // (bumping, insertion order): changing those rewrites them without a
+  // format change, and golden_files_test still reads the filters written
+  // before.
   const std::string hex = BuildHex(FilterConfig{FilterKind::kRibbon, 7.3}, 2000);
   ASSERT_EQ(hex.size(), 2 * 1841u);
   EXPECT_EQ(hex.substr(hex.size() - 48),
-            "505100" "1dec0e55" "04" "470e0209" "d0070000" "0000" "05" "01" "b5a7c21b");
+            "0000" "1b10ec0e68" "05" "470e0289" "d0070000" "0000" "05" "01" "d9542578");
   std::string bytes;
   for (size_t i = 0; i < hex.size(); i += 2) {
     bytes.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
   }
-  EXPECT_EQ(XXH3_64bits(bytes.data(), bytes.size()), 0xc24da85b44b101b0ULL);
+  EXPECT_EQ(XXH3_64bits(bytes.data(), bytes.size()), 0x29509c6023573026ULL);
 }
 
 }  // namespace

@@ -27,23 +27,28 @@
 // Chained layers: all layers share one slot array, layer j + 1's start
 // positions beginning right after layer j's (R_j = 0.95 n_j of them, any
 // number, not whole blocks), so a layer's last keys spill into the next
-// layer's first slots and only the filter's end has the 63 slots a row
-// reaches past the last start. The last (plain) layer takes every start up
-// to the end of the fewest whole blocks that hold it. With separate layers
-// of whole blocks, each layer's tail and the last layer's rounding left
-// 40-100 slots empty: at 4000 keys, 10 bits/key, 64 blocks instead of 63
-// in most filters, 3.4% overhead instead of 1.4%. The filter's block count
-// T alone sets the column split, and one block is 1.6% of a 4000-key
-// filter, so the FP rate is a step function of n + (empty slots); the
-// predictor averages over the T that the empty-slot count gives.
+// layer's first slots. With separate layers of whole blocks, each layer's
+// tail and the last layer's rounding left 40-100 slots empty: at 4000 keys,
+// 10 bits/key, 3.4% overhead instead of 1.4%.
 //
-// Measured (filter_bench, 1M keys, this machine): 1.0006 slots per key
-// (0.06% empty), 0.016 bits per key of codes; overhead over log2(1/FP) of
-// 0.7% at 4 bits/key, 0.4% at 8, 0.1% at 16 (rocksdb.Ribbon: 5-7%). Small
-// filters pay for whole blocks, codes and the 16-byte trailer: at 6 / 10 /
-// 16 bits/key, 1.5 / 1.2 / 0.4% at 10K keys, 2.4 / 1.9 / 1.3% at 4000, and
-// 4.5-6.8% at 1000-2000 keys, where n + ~15 empty slots rounds up to 48
-// (2000 keys) or 24 (1000) slots more (rocksdb.Ribbon 3.7-3.8% at 2000-4000).
+// Compact end (params bit 31): the filter ends where its keys do, not at a
+// whole block. It has S = sum R + tail slots; the last (plain) layer keeps
+// a 16-slot tail after its last start and cuts its rows at S (their bits
+// past S meet solution values fixed at zero), and the last block stores
+// only its own slots, ceil(m / 8) bytes per column. Before it, the filter
+// was T whole blocks with the last row's 63-slot reach as its tail: only
+// spill filled those slots, and n + ~15 empty slots rounded up to a whole
+// block, so 2000 keys took 2048 slots (2.4% empty) where they now take
+// ~2014 (0.7%); at 10K keys, 10048 or 10112 slots against ~10032 now.
+//
+// Measured (filter_bench, 1M keys, this machine): 1.0014 slots per key,
+// 0.016 bits per key of codes; overhead over log2(1/FP) of 0.2-0.8% at
+// 4-20 bits/key (rocksdb.Ribbon at the same memory: 5-8%). Small filters
+// pay for codes, header and the 16-byte trailer (2.1% of a 1000-key filter
+// at 6 bits/key): at 6 / 10 / 16 bits/key, 1.2 / 1.0 / 0.4% at 10K keys,
+// 2.1 / 1.4 / 1.5% at 4000, 3.5 / 2.4 / 1.6% at 2000 and 6.9 / 4.9 / 3.4%
+// at 1000 (rocksdb.Ribbon 3.6 / 3.6 / 3.2%, 4.1 / 3.7 / 2.7% and 5.2 / 4.3
+// / 4.7%; one key set each, so +-0.3 points).
 //
 // Fractional bits per key: the solution is stored interleaved in blocks of
 // 64 slots (RocksDB's InterleavedSolutionStorage, util/ribbon_impl.h): a
@@ -174,13 +179,16 @@ inline bool CheckRow(uint64_t g, uint64_t s, const uint8_t* words, uint32_t cols
 //   | solution words, layer 0.. | bump codes, layer | padding | header | H |
 //   | (8-byte LE words)         | 0 .. L-2 (2 bits) | (zero)  | H bytes| u8|
 //   +---------------------------+-------------------+---------+--------+---+
-//   header: LEB128 lower_blocks, then the start range R of layers 0 .. L-1.
-//   Layer j's starts are the global slots [sum R<j, sum R<=j): layers are
-//   chained, so a layer's keys spill into the next layer's first slots, and
-//   the T = ceil((sum R + 63) / 64) blocks end 63 slots after the last start.
+//   header: LEB128 lower_blocks, [LEB128 tail if compact_end], then the
+//   start range R of layers 0 .. L-1. Layer j's starts are the global slots
+//   [sum R<j, sum R<=j): layers are chained, so a layer's keys spill into
+//   the next layer's first slots. Without compact_end the T = ceil((sum R +
+//   63) / 64) whole blocks end 63 slots after the last start; with it the
+//   filter has S = sum R + tail slots, the last block stores only its own
+//   slots (RibbonEndOf), and the solution is zero past them.
 //
 //   params: bits 0-4 r_lo (0..31), 5-8 num_layers L (1..15), 9-12 log2 B
-//           (6..9), 13-21 t1, 22-30 t2 (t1 <= t2 <= B), 31 reserved zero.
+//           (6..9), 13-21 t1, 22-30 t2 (t1 <= t2 <= B), 31 compact_end.
 class RibbonReader {
  public:
   struct Layer {
@@ -204,6 +212,7 @@ class RibbonReader {
         continue;
       }
       const uint64_t s = layer.first_slot + o;
+      if (s >= end_path_from_) return CheckRowAtEnd(g, s);
       const uint64_t x = s >> 6;
       const uint32_t cols = r_lo_ + (x >= lower_blocks_ ? 1 : 0);
       return ribbon::CheckRow(g, s,
@@ -231,9 +240,43 @@ class RibbonReader {
   const Layer& layer(int j) const { return layers_[j]; }
 
  private:
+  // A key whose row may reach the last block. With compact_end the filter
+  // has S slots (RibbonEndOf) and the last block stores only its own,
+  // last_stride_ bytes per column; the solution is zero at every slot past
+  // them (no key pivots there: the writer cuts the rows that would), so
+  // those bits read as zero. ~2 blocks' worth of starts take this path.
+  bool CheckRowAtEnd(uint64_t g, uint64_t s) const {
+    const uint64_t c = ribbon::CoeffRow(g);
+    const uint32_t f = ribbon::Fingerprint(g);
+    const uint64_t x = s >> 6;
+    const unsigned off = static_cast<unsigned>(s & 63);
+    const uint64_t lo = c << off;
+    const uint64_t hi = off == 0 ? 0 : c >> (64 - off);
+    const uint32_t cols = r_lo_ + (x >= lower_blocks_ ? 1 : 0);
+    for (uint32_t k = 0; k < cols; ++k) {
+      uint64_t v = Column(x, k) & lo;
+      if (hi != 0) v ^= Column(x + 1, k) & hi;
+      if ((__builtin_parityll(v) ^ (f >> k)) & 1) return false;
+    }
+    return true;
+  }
+
+  // Column k of block x (k < cols(x)); zero past the last block.
+  uint64_t Column(uint64_t x, uint32_t k) const {
+    if (x >= total_blocks_) return 0;
+    const uint8_t* p = data_ + 8 * ribbon::WordOffset(x, lower_blocks_, r_lo_);
+    if (x + 1 < total_blocks_) return ribbon::LoadWord(p + 8 * k);
+    p += static_cast<size_t>(last_stride_) * k;
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < last_stride_; ++i) v |= static_cast<uint64_t>(p[i]) << (8 * i);
+    return v;
+  }
+
   const uint8_t* data_ = nullptr;
   uint64_t lower_blocks_ = 0;
   uint64_t total_blocks_ = 0;
+  uint64_t end_path_from_ = 0;  // starts from here may reach the last block
+  uint32_t last_stride_ = 8;    // bytes per column of the last block
   uint64_t bucket_mask_ = 0;
   uint32_t thresholds_[4] = {0, 0, 0, 0};
   uint32_t r_lo_ = 0;
@@ -249,10 +292,12 @@ struct RibbonParams {
   int num_layers = 0;
   int log_bucket = 0;
   uint32_t t1 = 0, t2 = 0;
+  bool compact_end = false;  // bit 31: header has `tail`, last block partial
 
   uint32_t Encode() const {
     return r_lo | static_cast<uint32_t>(num_layers) << 5 |
-           static_cast<uint32_t>(log_bucket) << 9 | t1 << 13 | t2 << 22;
+           static_cast<uint32_t>(log_bucket) << 9 | t1 << 13 | t2 << 22 |
+           static_cast<uint32_t>(compact_end) << 31;
   }
   // False for reserved bits or out-of-range fields.
   bool Decode(uint32_t params);
@@ -264,7 +309,8 @@ inline bool RibbonParams::Decode(uint32_t params) {
   log_bucket = static_cast<int>((params >> 9) & 15);
   t1 = (params >> 13) & 511;
   t2 = (params >> 22) & 511;
-  return (params >> 31) == 0 && num_layers >= 1 && log_bucket >= ribbon::kMinLogBucket &&
+  compact_end = (params >> 31) != 0;
+  return num_layers >= 1 && log_bucket >= ribbon::kMinLogBucket &&
          log_bucket <= ribbon::kMaxLogBucket && t1 <= t2 && t2 <= (1u << log_bucket);
 }
 
@@ -273,10 +319,28 @@ inline uint64_t RibbonBuckets(uint64_t start_range, int log_bucket) {
   return ((start_range - 1) >> log_bucket) + 1;
 }
 
-// Blocks of a filter whose layers have `total_starts` start positions in
-// all: the last start's row reaches 63 slots further.
-inline uint64_t RibbonTotalBlocks(uint64_t total_starts) {
-  return (total_starts + 63 + ribbon::kBlockSlots - 1) / ribbon::kBlockSlots;
+// The end of a filter whose layers have `total_starts` start positions in
+// all. Without compact_end (the first format): rows reach 63 slots past the
+// last start, and T = ceil((starts + 63) / 64) whole blocks hold them. With
+// compact_end: S = starts + tail slots (tail 0..63, from the header; no key
+// pivots at S or later, so the solution there is zero and not stored), and
+// the last of T = ceil(S / 64) blocks stores only its S - 64 (T - 1)
+// slots, ceil(that / 8) bytes per column.
+struct RibbonEnd {
+  uint64_t slots = 0;         // S
+  uint64_t total_blocks = 0;  // T
+  uint32_t last_stride = 8;   // bytes per column of block T - 1
+};
+
+inline RibbonEnd RibbonEndOf(uint64_t total_starts, uint64_t tail, bool compact_end) {
+  RibbonEnd e;
+  const uint64_t k = ribbon::kBlockSlots;
+  if (!compact_end) tail = k - 1;
+  e.total_blocks = (total_starts + tail + k - 1) / k;
+  e.slots = compact_end ? total_starts + tail : e.total_blocks * k;
+  const uint64_t last_slots = e.slots - (e.total_blocks - 1) * k;
+  e.last_stride = static_cast<uint32_t>((last_slots + 7) / 8);
+  return e;
 }
 
 // LEB128, at most 5 bytes (values < 2^35, checked by the caller). Returns
@@ -308,6 +372,10 @@ inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
   const uint8_t* header_end = payload + block.payload_bytes - 1;
   uint64_t lower_blocks = 0;
   if (!ReadVarint(cursor, header_end, &lower_blocks)) return false;
+  uint64_t tail = ribbon::kBlockSlots - 1;
+  if (p.compact_end && (!ReadVarint(cursor, header_end, &tail) || tail >= ribbon::kBlockSlots)) {
+    return false;
+  }
   uint64_t total_starts = 0, meta_bytes = 0;
   uint64_t meta_offset[ribbon::kMaxLayers] = {};
   for (int j = 0; j < p.num_layers; ++j) {
@@ -321,10 +389,14 @@ inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
     meta_offset[j] = meta_bytes;
     if (j + 1 < p.num_layers) meta_bytes += (RibbonBuckets(range, p.log_bucket) + 3) / 4;
   }
-  const uint64_t total_blocks = RibbonTotalBlocks(total_starts);
+  // Without compact_end the blocks are whole and every row fits them.
+  const RibbonEnd end = RibbonEndOf(total_starts, tail, p.compact_end);
+  const uint64_t total_blocks = end.total_blocks;
   if (cursor != header_end || lower_blocks > total_blocks) return false;
   // total_blocks < 2^34 and r_lo < 32: no overflow below.
-  const uint64_t words_bytes = 8 * ribbon::WordOffset(total_blocks, lower_blocks, p.r_lo);
+  const uint64_t last = total_blocks - 1;
+  const uint64_t words_bytes = 8 * ribbon::WordOffset(last, lower_blocks, p.r_lo) +
+                               end.last_stride * (p.r_lo + (last >= lower_blocks ? 1 : 0));
   if (words_bytes + meta_bytes + header_bytes + 1 > block.payload_bytes) return false;
   for (int j = 0; j < p.num_layers; ++j) {
     out->layers_[j].meta =
@@ -333,6 +405,12 @@ inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
   out->data_ = payload;
   out->lower_blocks_ = lower_blocks;
   out->total_blocks_ = total_blocks;
+  // Starts s with s + 63 < 64 (T - 1) read only whole blocks before the
+  // last one; with T = 1 every start takes the end path.
+  out->end_path_from_ = last * ribbon::kBlockSlots >= ribbon::kBlockSlots - 1
+                            ? last * ribbon::kBlockSlots - (ribbon::kBlockSlots - 1)
+                            : 0;
+  out->last_stride_ = end.last_stride;
   out->bucket_mask_ = (1ULL << p.log_bucket) - 1;
   out->thresholds_[0] = 0;
   out->thresholds_[1] = p.t1;

@@ -42,9 +42,13 @@ struct LayerBand {
 // row against occupied pivots until it finds an empty slot (inserted) or
 // vanishes. Returns 1 with *pivot set, 0 when the key is already implied by
 // others (same fingerprint: nothing to store), -1 when it contradicts them.
+// Slots from `end` on are fixed at zero (the filter's end): row bits there
+// are dropped, also those that rows reduced against bring in, so no key
+// pivots at or past `end` (s < end on entry).
 inline int Insert(uint64_t* coeff, uint32_t* result, uint64_t s, uint64_t c, uint32_t f,
-                  uint64_t* pivot) {
+                  uint64_t end, uint64_t* pivot) {
   for (;;) {
+    if (end - s < kBlockSlots) c &= (uint64_t{1} << (end - s)) - 1;  // keeps bit 0
     if (coeff[s] == 0) {
       coeff[s] = c;
       result[s] = f;
@@ -53,10 +57,11 @@ inline int Insert(uint64_t* coeff, uint32_t* result, uint64_t s, uint64_t c, uin
     }
     c ^= coeff[s];
     f ^= result[s];
+    if (end - s < kBlockSlots) c &= (uint64_t{1} << (end - s)) - 1;
     if (c == 0) return f == 0 ? 0 : -1;
     const int tz = __builtin_ctzll(c);  // >= 1: both rows had bit 0
     c >>= tz;
-    s += static_cast<uint64_t>(tz);
+    s += static_cast<uint64_t>(tz);  // < end: c has no bit at or past it
   }
 }
 
@@ -169,11 +174,14 @@ class LayerBuilder {
     RunOne(&streams_[0]);
   }
 
-  // Plain Ribbon (last layer): every key must fit. On failure the band is
-  // as before (the previous layer's spill stays).
-  bool BandAll(const LayerInput& in, Band* band, LayerBand* layer) {
+  // Plain Ribbon (last layer): every key must fit. Rows are cut at the
+  // filter's end, `tail` slots after the last start (as the reader cuts
+  // them). On failure the band is as before (the previous layer's spill
+  // stays).
+  bool BandAll(const LayerInput& in, Band* band, LayerBand* layer, uint64_t tail) {
     const uint64_t range = layer->start_range;
-    band->Reserve(layer->first_slot + range + kBlockSlots - 1);
+    const uint64_t end = range + tail;  // from this layer's first slot
+    band->Reserve(layer->first_slot + std::max<uint64_t>(end, kBlockSlots));
     uint64_t* coeff = band->coeff.data() + layer->first_slot;
     uint32_t* result = band->result.data() + layer->first_slot;
     layer->codes.clear();
@@ -181,7 +189,8 @@ class LayerBuilder {
     for (size_t i = 0; i < in.num_keys; ++i) {
       const uint64_t g = in.g(in.hashes[i]);
       uint64_t pivot = 0;
-      const int r = Insert(coeff, result, FastRange64(g, range), CoeffRow(g), Fingerprint(g), &pivot);
+      const int r =
+          Insert(coeff, result, FastRange64(g, range), CoeffRow(g), Fingerprint(g), end, &pivot);
       if (r > 0) pivots_.push_back(pivot);
       if (r < 0) {
         for (uint64_t p : pivots_) coeff[p] = 0, result[p] = 0;

@@ -42,16 +42,30 @@ size_t VarintBytes(uint64_t v) {
   return n;
 }
 
-// Bands every layer for one seed into *band. False when the last layer
-// stays unsolvable after its growth steps.
+// Slots from `from` up to and including the last filled one (the spill of
+// the layers before it reaches < 64 slots past their last start).
+uint64_t SpillExtent(const Band& band, uint64_t from) {
+  const uint64_t end = std::min<uint64_t>(band.coeff.size(), from + kBlockSlots);
+  for (uint64_t x = end; x > from; --x) {
+    if (band.coeff[x - 1] != 0) return x - from;
+  }
+  return 0;
+}
+
+// Bands every layer for one seed into *band; *tail gets the filter's tail
+// (slots after the last start). False when the last layer stays unsolvable
+// after its growth steps.
 //
 // BuRR layers get ceil(slots_per_key * n) starts. The last (plain) layer
-// gets every start up to the end of the smallest whole number of blocks
-// that leaves it last_slots_per_key * n + last_extra_slots free slots, and
-// a block more per failure: the filter's block count T is all that sets the
-// FP rate, so the last layer takes whatever T leaves.
+// gets starts for last_slots_per_key * n + last_extra_slots keys beyond the
+// previous layer's spill, and last_growth_slots more per failure; the
+// filter ends at its last start (tail 0), not at a whole block: the last
+// layer's rows are cut there (their bits past it would meet solution
+// values fixed at zero), and its range covers the spill, so no key pivots
+// past the end. A BuRR layer that bumps nothing is the last one; the tail
+// then covers its spill.
 bool BandLayers(const Tuning& t, uint64_t* hashes, size_t num_keys, uint32_t seed, Band* band,
-                std::vector<LayerBand>* layers) {
+                std::vector<LayerBand>* layers, uint64_t* tail) {
   layers->clear();
   band->coeff.clear();
   band->result.clear();
@@ -75,6 +89,8 @@ bool BandLayers(const Tuning& t, uint64_t* hashes, size_t num_keys, uint32_t see
       // Nothing bumped: this is the last layer and needs no codes.
       if (bumped.empty()) {
         layer.codes.clear();
+        const uint64_t end = first_slot + layer.start_range;
+        *tail = SpillExtent(*band, end);
         return true;
       }
       current.swap(bumped);
@@ -88,15 +104,17 @@ bool BandLayers(const Tuning& t, uint64_t* hashes, size_t num_keys, uint32_t see
         std::count_if(band->coeff.begin() + static_cast<ptrdiff_t>(first_slot),
                       band->coeff.begin() + static_cast<ptrdiff_t>(first_slot + kBlockSlots),
                       [](uint64_t c) { return c != 0; }));
-    const double need = static_cast<double>(first_slot + spill) +
+    const double need = static_cast<double>(spill) +
                         t.last_slots_per_key * static_cast<double>(in.num_keys) +
                         t.last_extra_slots;
-    // Smallest T whose slots cover `need`, and at least one start.
-    uint64_t blocks = std::max(static_cast<uint64_t>(std::ceil(need / kBlockSlots)),
-                               RibbonTotalBlocks(first_slot + 1));
-    for (int grow = 0; grow <= t.max_last_growth; ++grow, ++blocks) {
-      layer.start_range = blocks * kBlockSlots - (kBlockSlots - 1) - first_slot;
-      if (builder.BandAll(in, band, &layer)) return true;
+    // S = first_slot + range + tail covers `need` and the spill.
+    *tail = t.last_tail;
+    const uint64_t cover =
+        std::max(static_cast<uint64_t>(std::ceil(need)), SpillExtent(*band, first_slot));
+    uint64_t range = cover > *tail ? cover - *tail : 1;
+    for (int grow = 0; grow <= t.max_last_growth; ++grow, range += t.last_growth_slots) {
+      layer.start_range = range;
+      if (builder.BandAll(in, band, &layer, *tail)) return true;
     }
     return false;
   }
@@ -107,34 +125,57 @@ bool BandLayers(const Tuning& t, uint64_t* hashes, size_t num_keys, uint32_t see
 struct Layout {
   bool fits = false;
   uint64_t total_blocks = 0;
+  uint64_t end_slots = 0;    // S
+  uint32_t last_stride = 8;  // bytes per column of the last block
+  uint64_t tail = 0;
   uint64_t meta_bytes = 0;
   uint64_t lower_blocks = 0;
   uint32_t r_lo = 0;
+
+  uint32_t Cols(uint64_t x) const { return r_lo + (x >= lower_blocks ? 1 : 0); }
+  // Bytes of solution: whole blocks of 8-byte words, then the last block.
+  uint64_t SolutionBytes() const {
+    const uint64_t last = total_blocks - 1;
+    return 8 * WordOffset(last, lower_blocks, r_lo) + uint64_t{last_stride} * Cols(last);
+  }
 };
 
 Layout ComputeLayout(const uint64_t* ranges, const bool* has_codes, int num_layers,
-                     int log_bucket, size_t payload_bytes) {
+                     int log_bucket, uint64_t tail, size_t payload_bytes) {
   Layout l;
-  size_t header_bytes = 1;  // the length byte
+  size_t header_bytes = 1 + VarintBytes(tail);  // the length byte, tail
   uint64_t total_starts = 0;
   for (int j = 0; j < num_layers; ++j) {
     total_starts += ranges[j];
     header_bytes += VarintBytes(ranges[j]);
     if (has_codes[j]) l.meta_bytes += (RibbonBuckets(ranges[j], log_bucket) + 3) / 4;
   }
-  l.total_blocks = RibbonTotalBlocks(total_starts);
+  const RibbonEnd end = RibbonEndOf(total_starts, tail, true);
+  l.total_blocks = end.total_blocks;
+  l.end_slots = end.slots;
+  l.last_stride = end.last_stride;
+  l.tail = tail;
   header_bytes += VarintBytes(l.total_blocks);  // lower_blocks <= total_blocks
   if (l.meta_bytes + header_bytes > payload_bytes) return l;
-  const uint64_t words = (payload_bytes - l.meta_bytes - header_bytes) / 8;
-  l.r_lo = static_cast<uint32_t>(std::min<uint64_t>(kMaxColumns - 1, words / l.total_blocks));
-  const uint64_t upper = std::min(l.total_blocks, words - l.r_lo * l.total_blocks);
+  // One column in every block costs column_bytes; the blocks with r_lo + 1
+  // columns are the last ones, the partial last block first.
+  const uint64_t avail = payload_bytes - l.meta_bytes - header_bytes;
+  const uint64_t column_bytes = 8 * (l.total_blocks - 1) + l.last_stride;
+  l.r_lo = static_cast<uint32_t>(std::min<uint64_t>(kMaxColumns - 1, avail / column_bytes));
+  const uint64_t extra = avail - l.r_lo * column_bytes;
+  const uint64_t upper =
+      extra < l.last_stride ? 0 : 1 + std::min(l.total_blocks - 1, (extra - l.last_stride) / 8);
   l.lower_blocks = l.total_blocks - upper;
   l.fits = true;
   return l;
 }
 
+// FP rate with every start equally likely to be a query's (the chained
+// layers' starts cover every slot but the tail's).
 double LayoutFpRate(const Layout& l) {
-  const double lower = static_cast<double>(l.lower_blocks) / static_cast<double>(l.total_blocks);
+  const uint64_t starts = l.end_slots - l.tail;
+  const uint64_t lower_starts = std::min(starts, l.lower_blocks * kBlockSlots);
+  const double lower = static_cast<double>(lower_starts) / static_cast<double>(starts);
   return lower * std::ldexp(1.0, -static_cast<int>(l.r_lo)) +
          (1.0 - lower) * std::ldexp(1.0, -static_cast<int>(l.r_lo) - 1);
 }
@@ -164,10 +205,19 @@ inline void BackSubstituteImpl(const Band& band, const Layout& l, uint8_t* paylo
         state[k] = (state[k] << 1) | bit;
       }
     }
-    const uint64_t x = b;
-    const uint32_t cols = l.r_lo + (x >= l.lower_blocks ? 1 : 0);
-    uint8_t* words = payload + 8 * WordOffset(x, l.lower_blocks, l.r_lo);
-    for (uint32_t k = 0; k < cols; ++k) StoreWord(state[k], words + 8 * k);
+    const uint32_t cols = l.Cols(b);
+    uint8_t* words = payload + 8 * WordOffset(b, l.lower_blocks, l.r_lo);
+    if (b + 1 < l.total_blocks) {
+      for (uint32_t k = 0; k < cols; ++k) StoreWord(state[k], words + 8 * k);
+      continue;
+    }
+    // The last block: its slots only (the bits past S are zero, from
+    // empty rows), last_stride little-endian bytes per column.
+    for (uint32_t k = 0; k < cols; ++k) {
+      for (uint32_t i = 0; i < l.last_stride; ++i) {
+        words[l.last_stride * k + i] = static_cast<uint8_t>(state[k] >> (8 * i));
+      }
+    }
   }
 }
 
@@ -202,16 +252,17 @@ void WriteFilter(Band* band, const std::vector<LayerBand>& layers, const Layout&
                  uint8_t* payload, size_t payload_bytes) {
   band->Reserve(l.total_blocks * kBlockSlots);
   BackSubstitute(*band, l, payload);
-  uint8_t* meta = payload + 8 * WordOffset(l.total_blocks, l.lower_blocks, l.r_lo);
+  uint8_t* meta = payload + l.SolutionBytes();
   for (const LayerBand& layer : layers) {
     for (size_t u = 0; u < layer.codes.size(); ++u) {
       meta[u >> 2] |= static_cast<uint8_t>(layer.codes[u] << ((u & 3) * 2));
     }
     meta += (layer.codes.size() + 3) / 4;
   }
-  uint8_t header[6 * (kMaxLayers + 1)];
+  uint8_t header[6 * (kMaxLayers + 2)];
   uint8_t* p = header;
   WriteVarint(l.lower_blocks, &p);
+  WriteVarint(l.tail, &p);
   for (const LayerBand& layer : layers) WriteVarint(layer.start_range, &p);
   const size_t header_bytes = static_cast<size_t>(p - header);
   std::copy(header, p, payload + payload_bytes - 1 - header_bytes);
@@ -221,28 +272,34 @@ void WriteFilter(Band* band, const std::vector<LayerBand>& layers, const Layout&
 // Layout model. Layer j's keys fill about its R_j starts' worth of slots
 // (chained layers: its spill out replaces the previous layer's spill in),
 // so a BuRR layer bumps ~n_j - R_j keys, and every key but those in empty
-// slots is stored: T = ceil((n + E) / 64), E the empty slots needed
-// (layer 0's first bucket, density dips, the stream seam, the last layer's
-// slack). Beyond one plain layer, E is fitted to the T of 40 filters each at 700 .. 300K keys:
-// about normal, mean kEmptyBase (+ kEmptySeam with two streams) +
-// kEmptyPerKey n, sd 3 + 0.1 sqrt(n). The model averages the FP rate over
-// the T that E gives: T alone sets the column split, and one block more is
-// 1/T of the payload (1.6% at 4000 keys).
+// slots is stored: S = n + E slots, E the empty slots (layer 0's first
+// bucket, density dips, the stream seam, the last layer's slack and tail).
+// E is fitted to 60 filters at each of 300 .. 300K keys (this builder,
+// last_tail 16): about normal, mean kEmptyBase (+ kEmptySeam with two
+// streams) + kEmptyPerKey n, sd kEmptySdBase + kEmptySdPerRootKey sqrt(n)
+// (measured e.g. 13.7 / 8.8 at 2000 keys, 31.7 / 21.7 at 10K, 171 / 55 at
+// 100K, 465 / 77 at 300K, 1392 at 1M); a single plain layer (< 256 keys) kEmptyPlain + kEmptyPlainPerKey
+// n (6.4 at 100 keys, 10.7 at 200). The FP rate is averaged over that S:
+// it moves the column split by a word at a time.
 constexpr double kExpectedFill = 0.999;
-constexpr double kEmptyBase = 14.0;
-constexpr double kEmptySeam = 16.0;
-constexpr double kEmptyPerKey = 0.00073;
+constexpr double kEmptyBase = 10.0;
+constexpr double kEmptySeam = 7.0;
+constexpr double kEmptyPerKey = 0.0014;
+constexpr double kEmptySdBase = 5.0;
+constexpr double kEmptySdPerRootKey = 0.15;
 constexpr double kEmptyPlain = 3.0;
+constexpr double kEmptyPlainPerKey = 0.035;
 
-// The layout with `total_blocks` blocks (0: the fewest that hold the
-// expected layers), layer ranges as expected for num_keys.
-Layout ExpectedLayout(const Tuning& t, size_t num_keys, uint64_t total_blocks,
+// The layout with end_slots slots (at least what the expected layers need),
+// layer ranges as expected for num_keys.
+Layout ExpectedLayout(const Tuning& t, size_t num_keys, uint64_t end_slots,
                       size_t payload_bytes) {
   uint64_t ranges[kMaxLayers];
   bool has_codes[kMaxLayers];
   double n = static_cast<double>(num_keys);
   uint64_t first_slot = 0;
   int num_layers = 0;
+  uint64_t tail = 0;
   for (int j = 0; j < kMaxLayers; ++j) {
     ++num_layers;
     if (n >= static_cast<double>(t.min_burr_keys) && j + 1 < kMaxLayers) {
@@ -252,47 +309,49 @@ Layout ExpectedLayout(const Tuning& t, size_t num_keys, uint64_t total_blocks,
       first_slot += ranges[j];
       if (n < 1.0) {
         has_codes[j] = false;
+        tail = kBlockSlots / 2;  // the layer's spill
         break;
       }
       continue;
     }
     has_codes[j] = false;
-    const uint64_t min_blocks = RibbonTotalBlocks(first_slot + 1);
-    ranges[j] = std::max(total_blocks, min_blocks) * kBlockSlots - (kBlockSlots - 1) - first_slot;
+    tail = t.last_tail;
+    ranges[j] = end_slots > first_slot + tail ? end_slots - first_slot - tail : 1;
     break;
   }
-  return ComputeLayout(ranges, has_codes, num_layers, t.log_bucket, payload_bytes);
+  return ComputeLayout(ranges, has_codes, num_layers, t.log_bucket, tail, payload_bytes);
 }
 
-// Expected FP rate over the distribution of T, each T's rate capped at
+// Expected FP rate over the distribution of S, each S's rate capped at
 // `bloom_fp` (Build falls back to a standard Bloom filter where that is
-// better: a Ribbon of a few blocks loses whole bits per key to a block
-// more). 1.0 when the likeliest layout does not fit the payload.
+// better: a Ribbon of one or two blocks loses bits per key to its codes,
+// header and slack). 1.0 when the mean layout does not fit the payload.
 double ExpectedFpRate(const Tuning& t, size_t num_keys, size_t payload_bytes, double bloom_fp) {
   const double n = static_cast<double>(num_keys);
   const bool two_streams =
       n >= static_cast<double>(t.min_burr_keys) &&
       RibbonBuckets(StartsFor(t.slots_per_key * n), t.log_bucket) >= 2 * t.min_buckets_per_stream;
   // A single plain layer (fewer than min_burr_keys) only needs the slack of
-  // a small dense system: a few slots (60 keys fit one block).
+  // a small dense system.
   const bool plain = n < static_cast<double>(t.min_burr_keys);
   const double mean =
-      n + (plain ? kEmptyPlain : kEmptyBase + (two_streams ? kEmptySeam : 0.0) + kEmptyPerKey * n);
-  const double sd = plain ? 3.0 : 3.0 + 0.1 * std::sqrt(n);
-  const uint64_t likeliest = static_cast<uint64_t>(std::ceil(mean / kBlockSlots));
-  if (!ExpectedLayout(t, num_keys, likeliest, payload_bytes).fits) return 1.0;
-  auto cdf = [&](double x) { return 0.5 * std::erfc((mean - x) / (sd * std::sqrt(2.0))); };
+      n + (plain ? kEmptyPlain + kEmptyPlainPerKey * n
+                 : kEmptyBase + (two_streams ? kEmptySeam : 0.0) + kEmptyPerKey * n);
+  const double sd = kEmptySdBase + (plain ? 0.0 : kEmptySdPerRootKey * std::sqrt(n));
+  auto slots_at = [&](double z) {
+    return static_cast<uint64_t>(std::max(1.0, std::ceil(mean + z * sd)));
+  };
+  if (!ExpectedLayout(t, num_keys, slots_at(0), payload_bytes).fits) return 1.0;
+  // Normal quadrature on z = -2 .. 2 in steps of 0.5.
   double fp = 0, weight = 0;
-  const uint64_t lo = likeliest > 4 ? likeliest - 4 : 1;
-  for (uint64_t blocks = lo; blocks <= likeliest + 4; ++blocks) {
-    // P(64 (blocks - 1) < n + E <= 64 blocks); the lowest T takes the tail.
-    const double p = cdf(64.0 * blocks) - (blocks == lo ? 0.0 : cdf(64.0 * (blocks - 1)));
-    if (p <= 0) continue;
-    const Layout l = ExpectedLayout(t, num_keys, blocks, payload_bytes);
+  for (int i = -4; i <= 4; ++i) {
+    const double z = 0.5 * i;
+    const double p = std::exp(-0.5 * z * z);
+    const Layout l = ExpectedLayout(t, num_keys, slots_at(z), payload_bytes);
     fp += p * (l.fits ? std::min(LayoutFpRate(l), bloom_fp) : bloom_fp);
     weight += p;
   }
-  return weight > 0 ? fp / weight : 1.0;
+  return fp / weight;
 }
 
 void BuildBloomFallback(const FilterConfig& config, uint64_t* hashes, size_t num_keys,
@@ -318,7 +377,8 @@ void Build(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
     for (int attempt = 0; attempt < t.max_seeds; ++attempt) {
       const uint32_t seed = static_cast<uint32_t>(attempt);
       st.seeds_tried = attempt + 1;
-      if (!BandLayers(t, hashes, num_keys, seed, &band, &layers)) continue;
+      uint64_t tail = 0;
+      if (!BandLayers(t, hashes, num_keys, seed, &band, &layers, &tail)) continue;
       uint64_t ranges[kMaxLayers];
       bool has_codes[kMaxLayers];
       const int num_layers = static_cast<int>(layers.size());
@@ -326,7 +386,8 @@ void Build(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
         ranges[j] = layers[j].start_range;
         has_codes[j] = !layers[j].codes.empty();
       }
-      const Layout l = ComputeLayout(ranges, has_codes, num_layers, t.log_bucket, payload_bytes);
+      const Layout l =
+          ComputeLayout(ranges, has_codes, num_layers, t.log_bucket, tail, payload_bytes);
       // Another seed would give about the same T.
       if (!l.fits || LayoutFpRate(l) >= bloom_fp) break;
       WriteFilter(&band, layers, l, payload, payload_bytes);
@@ -336,11 +397,12 @@ void Build(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
       params.log_bucket = t.log_bucket;
       params.t1 = t.t1;
       params.t2 = t.t2;
+      params.compact_end = true;
       trailer->kind = FilterKind::kRibbon;
       trailer->params = params.Encode();
       trailer->seed = static_cast<uint16_t>(seed);
       st.num_layers = num_layers;
-      st.total_slots = l.total_blocks * kBlockSlots;
+      st.total_slots = l.end_slots;
       st.empty_slots = static_cast<uint64_t>(
           std::count(band.coeff.begin(), band.coeff.begin() + st.total_slots, 0));
       for (int j = 0; j < num_layers; ++j) st.starts_in_layer[j] = ranges[j];

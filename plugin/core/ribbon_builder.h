@@ -46,11 +46,14 @@ struct Tuning {
   // Fewer keys than this go to one plain Ribbon layer (no codes).
   size_t min_burr_keys = 256;
   // The plain last layer starts at this many slots per key (plus extra) and
-  // grows one block at a time while unsolvable: it is small, so trying is
-  // cheaper than slack (a block is 64 slots, 0.6% of a 10K-key filter).
+  // grows last_growth_slots at a time while unsolvable: it is small, so
+  // trying is cheaper than slack. Its rows are cut at the filter's end
+  // (compact end, tail 0): no 63-slot tail that only spill could fill.
   double last_slots_per_key = 1.0;
   uint32_t last_extra_slots = 0;
-  int max_last_growth = 16;
+  uint32_t last_growth_slots = 4;
+  uint32_t last_tail = 16;  // slots after the last layer's last start
+  int max_last_growth = 64;
   int max_seeds = 4;  // then a standard Bloom filter of the same size
 };
 
@@ -58,7 +61,7 @@ struct BuildStats {
   int seeds_tried = 0;
   bool fell_back = false;  // wrote a standard Bloom filter instead
   int num_layers = 0;
-  uint64_t total_slots = 0;                // 64 T
+  uint64_t total_slots = 0;                // S
   uint64_t empty_slots = 0;                // slots no key pivots on
   uint64_t starts_in_layer[kMaxLayers] = {};  // R_j
 };
