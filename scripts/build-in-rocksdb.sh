@@ -203,6 +203,21 @@ if [ "$SYSTEM" = make ]; then
   # objects of the 7.8.3 and 9.10.0 trees would overwrite each other.
   BUILD_CMD=(make -C "$TREE" -j"$JOBS" ROCKSDB_PLUGINS=sstfilter DEBUG_LEVEL=0
              DISABLE_WARNING_AS_ERROR=1 OBJ_DIR=obj db_bench sst_dump)
+  # RocksDB's make keeps a dependency file per object. One that names a
+  # header this checkout no longer has (renamed, e.g. flag_sort.h ->
+  # counting_sort.h) stops a resumed build with "No rule to make target";
+  # dropping it makes make write it again from the source.
+  if [ -d "$TREE/obj/plugin/sstfilter" ]; then
+    while IFS= read -r dep; do
+      # One rule: targets, ':', prerequisites, lines continued with '\'.
+      for f in $(tr '\n' ' ' < "$dep" | sed -e 's/^[^:]*://' -e 's/\\ / /g'); do
+        if [ ! -e "$TREE/$f" ] && [ ! -e "$f" ]; then
+          log "step 4/6: dropping stale ${dep#$TREE/} (names missing $f)"
+          rm -f "$dep"; break
+        fi
+      done
+    done < <(find "$TREE/obj/plugin/sstfilter" -name '*.d')
+  fi
 else
   OUT="$BDIR/build"
   DB_BENCH="$OUT/db_bench"; SST_DUMP="$OUT/tools/sst_dump"
