@@ -65,6 +65,7 @@
 #include "plugin/core/format.h"
 #include "plugin/rocksdb/policy.h"
 #include "plugin/rocksdb/register.h"
+#include "tests/db_lookup.h"
 #include "tests/temp_dir.h"
 
 namespace sstfilter {
@@ -263,17 +264,13 @@ class DamagedSstTest : public ::testing::TestWithParam<std::string> {
     };
     std::string value;
     for (int i = 0; i < kKeys; ++i) count(db->Get(ro, DbKey(2 * i), &value));
-    constexpr int kBatch = 32;
-    for (int start = 0; start < kKeys; start += kBatch) {
-      std::vector<std::string> keys;
-      for (int i = start; i < std::min(kKeys, start + kBatch); ++i) keys.push_back(DbKey(2 * i));
-      std::vector<rdb::Slice> slices(keys.begin(), keys.end());
-      std::vector<rdb::PinnableSlice> values(keys.size());
-      std::vector<rdb::Status> statuses(keys.size());
-      db->MultiGet(ro, db->DefaultColumnFamily(), keys.size(), slices.data(), values.data(),
-                   statuses.data());
-      for (const auto& s : statuses) count(s);
-    }
+    std::vector<std::string> keys;
+    for (int i = 0; i < kKeys; ++i) keys.push_back(DbKey(2 * i));
+    test::MultiGetInBatches(db, ro, keys, [&](const std::string&, const rdb::Status& s,
+                                              const auto&) {
+      count(s);
+      return true;
+    });
     return r;
   }
 

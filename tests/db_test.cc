@@ -25,6 +25,7 @@
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/filter_builder.h"
 #include "plugin/rocksdb/policy.h"
+#include "tests/db_lookup.h"
 #include "tests/db_options.h"
 #include "tests/temp_dir.h"
 #include "tests/test_util.h"
@@ -128,19 +129,13 @@ class DbTest : public ::testing::Test {
       ASSERT_TRUE(db_->Get(rdb::ReadOptions(), DbKey(2 * i), &value).ok()) << i;
       ASSERT_EQ(value, Value(i));
     }
-    constexpr int kBatch = 32;
-    for (int start = 0; start < kKeys; start += kBatch) {
-      std::vector<std::string> keys;
-      for (int i = start; i < std::min(kKeys, start + kBatch); ++i) keys.push_back(DbKey(2 * i));
-      std::vector<rdb::Slice> slices(keys.begin(), keys.end());
-      std::vector<rdb::PinnableSlice> values(keys.size());
-      std::vector<rdb::Status> statuses(keys.size());
-      db_->MultiGet(rdb::ReadOptions(), db_->DefaultColumnFamily(), keys.size(),
-                    slices.data(), values.data(), statuses.data());
-      for (size_t j = 0; j < keys.size(); ++j) {
-        ASSERT_TRUE(statuses[j].ok()) << keys[j] << " " << statuses[j].ToString();
-      }
-    }
+    std::vector<std::string> keys;
+    for (int i = 0; i < kKeys; ++i) keys.push_back(DbKey(2 * i));
+    test::MultiGetInBatches(db_.get(), rdb::ReadOptions(), keys,
+                            [](const std::string& key, const rdb::Status& s, const auto&) {
+                              EXPECT_TRUE(s.ok()) << key << " " << s.ToString();
+                              return s.ok();
+                            });
   }
 
   // Absent keys interleaved with present ones (odd indexes), by Get and by

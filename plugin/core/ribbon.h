@@ -212,7 +212,7 @@ class RibbonReader {
         continue;
       }
       const uint64_t s = layer.first_slot + o;
-      if (s >= end_path_from_) return CheckRowAtEnd(g, s);
+      if (__builtin_expect(s >= end_path_from_, 0)) return CheckRowAtEnd(g, s);
       const uint64_t x = s >> 6;
       const uint32_t cols = r_lo_ + (x >= lower_blocks_ ? 1 : 0);
       return ribbon::CheckRow(g, s,
@@ -245,7 +245,8 @@ class RibbonReader {
   // last_stride_ bytes per column; the solution is zero at every slot past
   // them (no key pivots there: the writer cuts the rows that would), so
   // those bits read as zero. ~2 blocks' worth of starts take this path.
-  bool CheckRowAtEnd(uint64_t g, uint64_t s) const {
+  // Out of line and cold: a query takes it with probability ~128 / n.
+  __attribute__((noinline, cold)) bool CheckRowAtEnd(uint64_t g, uint64_t s) const {
     const uint64_t c = ribbon::CoeffRow(g);
     const uint32_t f = ribbon::Fingerprint(g);
     const uint64_t x = s >> 6;
