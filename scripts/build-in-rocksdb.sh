@@ -18,14 +18,16 @@
 #      checkout as its plugin/sstfilter;
 #   4. builds db_bench and sst_dump with ROCKSDB_PLUGINS=sstfilter, with
 #      RocksDB's make (default) or CMake (--cmake), statically linked;
-#   5. for every registered sstfilter policy: runs that db_bench with the
+#   5. for every registered sstfilter policy (each kind, and LevelAware):
+#      runs that db_bench with the
 #      policy selected ONLY through --options_file (no LD_PRELOAD) on
 #      fillrandom,compact,readmissing and checks
 #        - every SST file names the policy (the built sst_dump),
 #        - the filter answered: rocksdb.bloom.filter.useful > 0,
 #        - the FP rate, false positives / filter checks from the statistics,
 #          is within 25% of the core's own prediction (bench/predict_fp.cc)
-#          for that bits/key at the SST files' mean keys per filter;
+#          for that bits/key at the SST files' mean keys per filter
+#          (LevelAware: Ribbon at the bits per key its files have);
 #   6. prints a RESULT line and a Markdown row for the README table.
 #
 # --fetch-only stops after step 3; --compile-only then compiles every plugin
@@ -255,6 +257,9 @@ log "step 4/6: built in $BUILD_MIN min of build time: $DB_BENCH"
 POLICIES=($(sed -n '/kRegisteredKinds\[\] *= *{/,/};/p' "$ROOT/plugin/rocksdb/register.cc" |
   grep -o 'FilterKind::k[A-Za-z0-9]*' | sed 's/FilterKind::k/sstfilter./'))
 [ "${#POLICIES[@]}" -gt 0 ] || die "no policies found in plugin/rocksdb/register.cc"
+# And the policies that pick a kind per file, by the id they register.
+POLICIES+=($(sed -n 's/^constexpr const char\* k[A-Za-z]*Id = "\(sstfilter\.[A-Za-z]*\)";/\1/p' \
+  "$ROOT"/plugin/rocksdb/*_policy.h))
 
 # The core's FP prediction, compiled from the core sources of sstfilter.mk.
 PREDICT="$BDIR/predict_fp"
@@ -291,7 +296,7 @@ OPTS
   grep -E '^(fillrandom|compact|readmissing) ' "$RUN/db_bench-$kind.txt" >&2 || true
 
   # The policy in effect, from the SST files themselves (never trust the id).
-  files=0; named=0; entries=0
+  files=0; named=0; entries=0; filter_bytes=0
   for f in "$db"/*.sst; do
     [ -f "$f" ] || continue
     props="$("$SST_DUMP" --file="$f" --show_properties 2>/dev/null)"
@@ -300,13 +305,27 @@ OPTS
     [ "$name" = "$policy" ] && named=$((named + 1))
     e="$(sed -n 's/^ *# entries for filter: //p' <<<"$props" | head -n1)"
     entries=$((entries + ${e:-0}))
+    b="$(sed -n 's/^ *filter block size: //p' <<<"$props" | head -n1)"
+    filter_bytes=$((filter_bytes + ${b:-0}))
   done
   log "step 5/6: $policy: sst_dump: $named of $files SST files name $policy"
 
   ticker() { sed -n "s/^rocksdb\.bloom\.filter\.$1 COUNT : //p" "$RUN/db_bench-$kind.txt"; }
   useful="$(ticker useful)"; positive="$(ticker full.positive)"; true_pos="$(ticker full.true.positive)"
   mean_keys=$(( files > 0 ? entries / files : 0 ))
-  predicted="$("$PREDICT" "$kind" "$BITS_PER_KEY" "$(( mean_keys > 0 ? mean_keys : 1 ))")"
+  predict_kind="$kind"; predict_bits="$BITS_PER_KEY"
+  if [ "$kind" = LevelAware ]; then
+    # After `compact` every file is in one level, where LevelAware writes
+    # Ribbon: at its budget with static level sizing (RocksDB 7.8's
+    # default), at its last-level share with dynamic sizing (9.x's). So
+    # predict Ribbon at the bits per key the files have, their filter
+    # blocks less the 16-byte trailer each.
+    predict_kind=Ribbon
+    predict_bits="$(awk -v b="$filter_bytes" -v f="$files" -v e="$entries" \
+      'BEGIN { printf "%.4f", (e > 0 ? (b - 16 * f) * 8 / e : 0) }')"
+    log "step 5/6: $policy: $predict_bits bits per key in its filters (budget $BITS_PER_KEY)"
+  fi
+  predicted="$("$PREDICT" "$predict_kind" "$predict_bits" "$(( mean_keys > 0 ? mean_keys : 1 ))")"
   verdict="$(awk -v u="${useful:-0}" -v p="${positive:-0}" -v t="${true_pos:-0}" \
       -v pred="$predicted" -v tol="$TOLERANCE" -v files="$files" -v named="$named" 'BEGIN {
     fp = p - t; checks = u + fp; fail = ""
