@@ -143,6 +143,20 @@ inline uint64_t WordOffset(uint64_t x, uint64_t lower_blocks, uint32_t r_lo) {
   return x * r_lo + (x > lower_blocks ? x - lower_blocks : 0);
 }
 
+// Columns of global block x: r_lo, or r_lo + 1 from lower_blocks on.
+inline uint32_t Columns(uint64_t x, uint64_t lower_blocks, uint32_t r_lo) {
+  return r_lo + (x >= lower_blocks ? 1 : 0);
+}
+
+// Bytes of the solution of total_blocks blocks: whole blocks of 8-byte
+// words, then the last block's columns of last_stride bytes each.
+inline uint64_t SolutionBytes(uint64_t total_blocks, uint64_t lower_blocks, uint32_t r_lo,
+                              uint32_t last_stride) {
+  const uint64_t last = total_blocks - 1;
+  return 8 * WordOffset(last, lower_blocks, r_lo) +
+         uint64_t{last_stride} * Columns(last, lower_blocks, r_lo);
+}
+
 // The 2-bit bump code of bucket u: byte u / 4, bits 2 (u % 4).
 inline uint32_t BumpCode(const uint8_t* meta, uint64_t u) {
   return (meta[u >> 2] >> ((u & 3) * 2)) & 3;
@@ -214,7 +228,7 @@ class RibbonReader {
       const uint64_t s = layer.first_slot + o;
       if (__builtin_expect(s >= end_path_from_, 0)) return CheckRowAtEnd(g, s);
       const uint64_t x = s >> 6;
-      const uint32_t cols = r_lo_ + (x >= lower_blocks_ ? 1 : 0);
+      const uint32_t cols = ribbon::Columns(x, lower_blocks_, r_lo_);
       return ribbon::CheckRow(g, s,
                               data_ + 8 * ribbon::WordOffset(x, lower_blocks_, r_lo_), cols);
     }
@@ -253,7 +267,7 @@ class RibbonReader {
     const unsigned off = static_cast<unsigned>(s & 63);
     const uint64_t lo = c << off;
     const uint64_t hi = off == 0 ? 0 : c >> (64 - off);
-    const uint32_t cols = r_lo_ + (x >= lower_blocks_ ? 1 : 0);
+    const uint32_t cols = ribbon::Columns(x, lower_blocks_, r_lo_);
     for (uint32_t k = 0; k < cols; ++k) {
       uint64_t v = Column(x, k) & lo;
       if (hi != 0) v ^= Column(x + 1, k) & hi;
@@ -396,8 +410,8 @@ inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
   if (cursor != header_end || lower_blocks > total_blocks) return false;
   // total_blocks < 2^34 and r_lo < 32: no overflow below.
   const uint64_t last = total_blocks - 1;
-  const uint64_t words_bytes = 8 * ribbon::WordOffset(last, lower_blocks, p.r_lo) +
-                               end.last_stride * (p.r_lo + (last >= lower_blocks ? 1 : 0));
+  const uint64_t words_bytes =
+      ribbon::SolutionBytes(total_blocks, lower_blocks, p.r_lo, end.last_stride);
   if (words_bytes + meta_bytes + header_bytes + 1 > block.payload_bytes) return false;
   for (int j = 0; j < p.num_layers; ++j) {
     out->layers_[j].meta =

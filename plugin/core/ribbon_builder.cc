@@ -59,10 +59,10 @@ uint64_t SpillExtent(const Band& band, uint64_t from) {
 // BuRR layers get ceil(slots_per_key * n) starts. The last (plain) layer
 // gets starts for last_slots_per_key * n + last_extra_slots keys beyond the
 // previous layer's spill, and last_growth_slots more per failure; the
-// filter ends at its last start (tail 0), not at a whole block: the last
-// layer's rows are cut there (their bits past it would meet solution
-// values fixed at zero), and its range covers the spill, so no key pivots
-// past the end. A BuRR layer that bumps nothing is the last one; the tail
+// filter ends last_tail slots after its last start, not at a whole block:
+// the last layer's rows are cut there (their bits past it would meet
+// solution values fixed at zero), and range + tail covers the spill, so no
+// key pivots past the end. A BuRR layer that bumps nothing is the last one; the tail
 // then covers its spill.
 bool BandLayers(const Tuning& t, uint64_t* hashes, size_t num_keys, uint32_t seed, Band* band,
                 std::vector<LayerBand>* layers, uint64_t* tail) {
@@ -132,11 +132,8 @@ struct Layout {
   uint64_t lower_blocks = 0;
   uint32_t r_lo = 0;
 
-  uint32_t Cols(uint64_t x) const { return r_lo + (x >= lower_blocks ? 1 : 0); }
-  // Bytes of solution: whole blocks of 8-byte words, then the last block.
   uint64_t SolutionBytes() const {
-    const uint64_t last = total_blocks - 1;
-    return 8 * WordOffset(last, lower_blocks, r_lo) + uint64_t{last_stride} * Cols(last);
+    return ribbon::SolutionBytes(total_blocks, lower_blocks, r_lo, last_stride);
   }
 };
 
@@ -205,7 +202,7 @@ inline void BackSubstituteImpl(const Band& band, const Layout& l, uint8_t* paylo
         state[k] = (state[k] << 1) | bit;
       }
     }
-    const uint32_t cols = l.Cols(b);
+    const uint32_t cols = Columns(b, l.lower_blocks, l.r_lo);
     uint8_t* words = payload + 8 * WordOffset(b, l.lower_blocks, l.r_lo);
     if (b + 1 < l.total_blocks) {
       for (uint32_t k = 0; k < cols; ++k) StoreWord(state[k], words + 8 * k);
@@ -278,9 +275,10 @@ void WriteFilter(Band* band, const std::vector<LayerBand>& layers, const Layout&
 // last_tail 16): about normal, mean kEmptyBase (+ kEmptySeam with two
 // streams) + kEmptyPerKey n, sd kEmptySdBase + kEmptySdPerRootKey sqrt(n)
 // (measured e.g. 13.7 / 8.8 at 2000 keys, 31.7 / 21.7 at 10K, 171 / 55 at
-// 100K, 465 / 77 at 300K, 1392 at 1M); a single plain layer (< 256 keys) kEmptyPlain + kEmptyPlainPerKey
-// n (6.4 at 100 keys, 10.7 at 200). The FP rate is averaged over that S:
-// it moves the column split by a word at a time.
+// 100K, 465 / 77 at 300K, 1392 at 1M; BuildStats::total_slots - n); a
+// single plain layer (< 256 keys) kEmptyPlain + kEmptyPlainPerKey n (6.4 at
+// 100 keys, 10.7 at 200). The FP rate is averaged over that S: it moves the
+// column split by a word at a time.
 constexpr double kExpectedFill = 0.999;
 constexpr double kEmptyBase = 10.0;
 constexpr double kEmptySeam = 7.0;

@@ -48,7 +48,8 @@ struct Tuning {
   // The plain last layer starts at this many slots per key (plus extra) and
   // grows last_growth_slots at a time while unsolvable: it is small, so
   // trying is cheaper than slack. Its rows are cut at the filter's end
-  // (compact end, tail 0): no 63-slot tail that only spill could fill.
+  // (compact end, last_tail slots after its last start): no 63-slot tail
+  // that only spill could fill.
   double last_slots_per_key = 1.0;
   uint32_t last_extra_slots = 0;
   uint32_t last_growth_slots = 4;
