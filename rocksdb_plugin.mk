@@ -1,7 +1,7 @@
 # Make-only settings for building sstfilter inside RocksDB
-# (make ROCKSDB_PLUGINS=sstfilter ...; see README "Building sstfilter into
-# RocksDB"). The source list and the registrar are in sstfilter.mk, which
-# RocksDB's make includes as well.
+# (make ROCKSDB_PLUGINS=sstfilter ...; see docs/BUILDING.md). The source
+# list and the registrar are in sstfilter.mk, which RocksDB's make includes
+# as well.
 
 # Our sources include each other as "plugin/core/..." from the repository
 # root, which is plugin/sstfilter inside RocksDB's tree. RocksDB's make puts

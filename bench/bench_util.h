@@ -8,7 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "plugin/core/hash.h"
+
 namespace sstfilter::bench {
+
+using sstfilter::Mix64;  // keys and indices: plugin/core/hash.h
 
 // "a,b,,c" -> {"a", "b", "", "c"}: empty items are kept so callers can
 // refuse them with a message naming the flag.
@@ -40,29 +44,6 @@ inline bool ParseBitsPerKeyList(const std::string& list,
     out->emplace_back(token, value);
   }
   return true;
-}
-
-// The id a benchmark creates a registered policy from: "name:<param>", or
-// for "name/opt=v/opt2=w" (policy options, e.g.
-// sstfilter.LevelAware/bottommost_bits_per_key=0)
-// "{id=name;bits_per_key=<param>;opt=v;opt2=w}".
-inline std::string PolicyIdWithBudget(const std::string& filter, const std::string& param) {
-  const size_t slash = filter.find('/');
-  if (slash == std::string::npos) return filter + ":" + param;
-  std::string opts = filter.substr(slash + 1);
-  for (char& c : opts) c = c == '/' ? ';' : c;
-  return "{id=" + filter.substr(0, slash) + ";bits_per_key=" + param + ";" + opts + "}";
-}
-
-// splitmix64's finalizer: a bijection on 64-bit values, so distinct indices
-// give distinct keys, while consecutive indices differ in every byte.
-inline uint64_t Mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
 }
 
 }  // namespace sstfilter::bench

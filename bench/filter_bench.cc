@@ -65,12 +65,14 @@
 #include <vector>
 
 #include "bench/bench_util.h"
+#include "bench/flag_help.h"
 #include "bench/heap_counter.h"
-#include "bench/ribbon_calibration.h"
 #include "bench/rss.h"
 #include "plugin/rocksdb/bits_builder.h"
+#include "plugin/rocksdb/compat.h"
 #include "plugin/rocksdb/register.h"
-#include "table/block_based/filter_policy_internal.h"
+#include "plugin/tools/policy_factory.h"
+#include "plugin/tools/text_output.h"
 
 DEFINE_int32(rounds, 1,
              "Measure every configuration this many times, one after the "
@@ -163,6 +165,7 @@ std::vector<std::string> BuildWarnings() {
 
 using sstfilter::bench::Mix64;
 using sstfilter::bench::SplitCommas;
+using sstfilter::tools::FormatNumber;
 
 // `count` keys for indices [first_index, first_index + count), packed.
 std::vector<char> MakeKeys(uint64_t first_index, size_t count, uint64_t seed) {
@@ -190,37 +193,16 @@ struct Config {
   std::shared_ptr<const FilterPolicy> policy;
 };
 
-std::shared_ptr<const FilterPolicy> MakePolicy(const std::string& filter,
-                                               const std::string& param,
-                                               double bits_per_key) {
-  if (filter == "rocksdb.Bloom") {
-    return std::shared_ptr<const FilterPolicy>(
-        ROCKSDB_NAMESPACE::NewBloomFilterPolicy(bits_per_key));
-  }
-  if (filter == "rocksdb.Ribbon") {
-    const double setting = FLAGS_ribbon_same_memory
-                               ? sstfilter::bench::RibbonSettingForBitsPerKey(
-                                     bits_per_key, std::min<uint64_t>(FLAGS_keys, 1000000), 0)
-                               : bits_per_key;
-    return std::shared_ptr<const FilterPolicy>(
-        ROCKSDB_NAMESPACE::NewRibbonFilterPolicy(setting));
-  }
-  ROCKSDB_NAMESPACE::ConfigOptions options;
-  // Otherwise an unknown id is "OK" with a null policy.
-  options.ignore_unsupported_options = false;
-  // "name/opt=v/opt2=w" passes policy options, e.g.
-  // sstfilter.BlockedBloom/lines_per_key=2 for the high-accuracy mode.
-  const std::string id = sstfilter::bench::PolicyIdWithBudget(filter, param);
-  std::shared_ptr<const FilterPolicy> policy;
-  const auto status = FilterPolicy::CreateFromString(options, id, &policy);
-  if (!status.ok() || policy == nullptr) {
-    std::string known = "rocksdb.Bloom, rocksdb.Ribbon";
-    for (const std::string& sst_id : sstfilter::PolicyIds()) known += ", " + sst_id;
-    Fatal("cannot create filter policy '" + id + "': " +
-          (status.ok() ? std::string("no such policy") : status.ToString()) +
-          "\n  known filters: " + known);
-  }
-  return policy;
+std::shared_ptr<const FilterPolicy> MakePolicy(const std::string& filter, double bits_per_key) {
+  sstfilter::tools::PolicyRequest request;
+  request.filter = filter;
+  request.bits_per_key = bits_per_key;
+  request.ribbon_same_memory = FLAGS_ribbon_same_memory;
+  request.ribbon_calibration_keys = std::min<uint64_t>(FLAGS_keys, 1000000);
+  sstfilter::tools::MadePolicy made;
+  const auto status = sstfilter::tools::MakeFilterPolicy(request, &made);
+  if (!status.ok()) Fatal(status.ToString());
+  return made.policy;
 }
 
 std::vector<Config> ParseConfigs() {
@@ -248,7 +230,7 @@ std::vector<Config> ParseConfigs() {
   std::vector<Config> configs;
   for (const std::string& filter : filters) {
     for (const auto& [param, value] : params) {
-      configs.push_back({filter, param, MakePolicy(filter, param, value)});
+      configs.push_back({filter, param, MakePolicy(filter, value)});
     }
   }
   return configs;
@@ -293,12 +275,12 @@ struct Result {
 // user feedback: its cache-local Bloom measures ~1% above it at 10 bits/key
 // and ~15% above at 20, so large fp_z there is RocksDB's model, not a bug.
 void SetExpectedFpRate(FilterBitsBuilder* builder, size_t bytes, Result* result) {
-  if (auto* b = dynamic_cast<ROCKSDB_NAMESPACE::BuiltinFilterBitsBuilder*>(builder)) {
-    result->expected_fp_rate = b->EstimatedFpRate(result->keys, bytes);
-    result->predictor = "rocksdb";
-  } else if (auto* b = dynamic_cast<sstfilter::SstFilterBitsBuilder*>(builder)) {
+  if (auto* b = dynamic_cast<sstfilter::SstFilterBitsBuilder*>(builder)) {
     result->expected_fp_rate = b->EstimatedFpRate(result->keys, bytes);
     result->predictor = "sstfilter";
+  } else if (auto* b = sstfilter::compat::WithSpaceModel(builder)) {
+    result->expected_fp_rate = b->EstimatedFpRate(result->keys, bytes);
+    result->predictor = "rocksdb";
   }
 }
 
@@ -469,14 +451,6 @@ Result RunOne(const Config& config, const std::vector<char>& positives,
   return result;
 }
 
-std::string Num(double value, const char* format) {
-  if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), format, value);
-  return buf;
-}
-
 // One place defines the columns, so the table and the CSV cannot drift.
 // The first 12 are the stable CSV interface; extras go after them.
 std::vector<std::pair<std::string, std::string>> Columns(const Result& r) {
@@ -484,23 +458,23 @@ std::vector<std::pair<std::string, std::string>> Columns(const Result& r) {
       {"filter", r.filter},
       {"param", r.param},
       {"keys", std::to_string(r.keys)},
-      {"bits_per_key", Num(r.BitsPerKey(), "%.3f")},
-      {"fp_rate", Num(r.FpRate(), "%.5g")},
-      {"expected_fp_rate", Num(r.expected_fp_rate, "%.5g")},
-      {"overhead_pct", Num(r.OverheadPct(), "%.1f")},
-      {"build_ns_per_key", Num(r.build_ns_per_key, "%.1f")},
-      {"neg_query_ns", Num(r.neg_query_ns, "%.1f")},
-      {"pos_query_ns", Num(r.pos_query_ns, "%.1f")},
-      {"batch_neg_query_ns", Num(r.batch_neg_query_ns, "%.1f")},
+      {"bits_per_key", FormatNumber(r.BitsPerKey(), "%.3f")},
+      {"fp_rate", FormatNumber(r.FpRate(), "%.5g")},
+      {"expected_fp_rate", FormatNumber(r.expected_fp_rate, "%.5g")},
+      {"overhead_pct", FormatNumber(r.OverheadPct(), "%.1f")},
+      {"build_ns_per_key", FormatNumber(r.build_ns_per_key, "%.1f")},
+      {"neg_query_ns", FormatNumber(r.neg_query_ns, "%.1f")},
+      {"pos_query_ns", FormatNumber(r.pos_query_ns, "%.1f")},
+      {"batch_neg_query_ns", FormatNumber(r.batch_neg_query_ns, "%.1f")},
       {"false_negatives", std::to_string(r.false_negatives)},
-      {"fp_z", Num(r.FpZ(), "%.2f")},
+      {"fp_z", FormatNumber(r.FpZ(), "%.2f")},
       {"fp_count", std::to_string(r.fp_count)},
       {"queries", std::to_string(r.queries)},
       {"filter_bytes", std::to_string(r.filter_bytes)},
       {"predictor", r.predictor},
       {"fp_queries", std::to_string(r.fp_queries)},
-      {"temp_bytes_per_key", Num(r.temp_bytes_per_key, "%.2f")},
-      {"peak_rss_delta_bytes_per_key", Num(r.peak_rss_delta_bytes_per_key, "%.2f")},
+      {"temp_bytes_per_key", FormatNumber(r.temp_bytes_per_key, "%.2f")},
+      {"peak_rss_delta_bytes_per_key", FormatNumber(r.peak_rss_delta_bytes_per_key, "%.2f")},
   };
 }
 
@@ -555,9 +529,14 @@ void WriteCsv(const std::string& path, const std::vector<Result>& results) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  gflags::SetUsageMessage(
+  const char* usage =
       "Builds and queries RocksDB filter policies (sstfilter and built-in) "
-      "and reports size, FP rate and speed.");
+      "and reports size, FP rate and speed.";
+  if (sstfilter::bench::WantsHelp(argc, argv)) {
+    sstfilter::bench::PrintOwnFlags(usage, __FILE__);
+    return 0;
+  }
+  gflags::SetUsageMessage(usage);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc > 1) Fatal(std::string("unexpected argument '") + argv[1] + "'");
   if (FLAGS_keys == 0 || FLAGS_queries == 0) Fatal("--keys and --queries must be positive");

@@ -61,6 +61,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/flag_help.h"
 #include "bench/lsm_compactor.h"
 #include "bench/lsm_keys.h"
 #include "bench/lsm_policies.h"
@@ -529,9 +530,14 @@ int Main() {
 }  // namespace sstfilter::bench
 
 int main(int argc, char** argv) {
-  gflags::SetUsageMessage(
+  const char* usage =
       "Builds a multi-level RocksDB per filter policy and budget and measures "
-      "wasted reads per miss, FP rates by level and lookup latency.");
+      "wasted reads per miss, FP rates by level and lookup latency.";
+  if (sstfilter::bench::WantsHelp(argc, argv)) {
+    sstfilter::bench::PrintOwnFlags(usage, __FILE__);
+    return 0;
+  }
+  gflags::SetUsageMessage(usage);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (argc > 1) {
     std::fprintf(stderr, "[lsm_bench] ERROR: unexpected argument '%s'\n", argv[1]);

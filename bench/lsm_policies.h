@@ -27,16 +27,10 @@ struct RibbonCalibration {
   int bloom_before_level;  // NewRibbonFilterPolicy's second argument
 };
 
-// rocksdb.Ribbon's setting for `budget` actual bits per key at a typical
-// SST file's key count (bench/ribbon_calibration.h).
-double CalibrateRibbon(double budget, const RibbonCalibration& calibration);
-
-// Creates the policy for `policy` at `budget`: rocksdb.Bloom is
-// NewBloomFilterPolicy(budget), rocksdb.Ribbon NewRibbonFilterPolicy of the
-// calibrated setting, anything else FilterPolicy::CreateFromString of
-// "<policy>:<param>" (PolicyIdWithBudget: "<name>/<opt>=<v>" passes policy
-// options) with unknown ids refused. False and `error` set if the
-// policy cannot be created.
+// Creates the policy for `policy` at `budget` actual bits per key through
+// MakeFilterPolicy (plugin/tools/policy_factory.h), rocksdb.Ribbon
+// calibrated to the same memory. False and `error` set if the policy cannot
+// be created.
 bool MakePolicySpec(const std::string& policy, const std::string& param, double budget,
                     const RibbonCalibration& ribbon, PolicySpec* spec, std::string* error);
 

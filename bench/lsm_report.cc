@@ -6,17 +6,14 @@
 #include <fstream>
 #include <limits>
 
+#include "plugin/tools/text_output.h"
+
 namespace sstfilter::bench {
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
+using tools::FormatNumber;
 
-std::string Num(double value, const char* format) {
-  if (std::isnan(value)) return "nan";
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), format, value);
-  return buf;
-}
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double PerMiss(uint64_t count, uint64_t misses) {
   return misses ? static_cast<double>(count) / misses : kNaN;
@@ -47,7 +44,7 @@ std::string BudgetCheck(const RunResult& r) {
   if (!r.has_filter) return "-";
   const double pct = r.BudgetDeviationPct();
   if (std::fabs(pct) <= kBudgetTolerancePct) return "ok";
-  return "MISSED" + Num(pct, "%+.1f%%");
+  return "MISSED" + FormatNumber(pct, "%+.1f%%");
 }
 
 using Row = std::vector<std::pair<std::string, std::string>>;
@@ -58,25 +55,25 @@ Row Columns(const RunResult& r) {
   const double mget_wasted = r.WastedReadsPerMiss(r.miss_multiget);
   return {
       {"policy", r.policy},
-      {"budget_bits_per_key", Num(r.budget_bits_per_key, "%g")},
-      {"bits_per_key", Num(r.tables.BitsPerKey(), "%.3f")},
-      {"wasted_reads_per_miss", Num(r.WastedReadsPerMiss(r.miss_get), "%.5f")},
-      {"fp_rate", Num(r.FpRate(), "%.5f")},
-      {"miss_get_us", Num(r.miss_get_latency.mean_us, "%.2f")},
-      {"miss_get_p99_us", Num(r.miss_get_latency.p99_us, "%.2f")},
-      {"hit_get_us", Num(r.hit_get_latency.mean_us, "%.2f")},
+      {"budget_bits_per_key", FormatNumber(r.budget_bits_per_key, "%g")},
+      {"bits_per_key", FormatNumber(r.tables.BitsPerKey(), "%.3f")},
+      {"wasted_reads_per_miss", FormatNumber(r.WastedReadsPerMiss(r.miss_get), "%.5f")},
+      {"fp_rate", FormatNumber(r.FpRate(), "%.5f")},
+      {"miss_get_us", FormatNumber(r.miss_get_latency.mean_us, "%.2f")},
+      {"miss_get_p99_us", FormatNumber(r.miss_get_latency.p99_us, "%.2f")},
+      {"hit_get_us", FormatNumber(r.hit_get_latency.mean_us, "%.2f")},
       {"filter_bytes", std::to_string(r.tables.filter_bytes)},
       {"budget", BudgetCheck(r)},
-      {"data_blocks_per_miss", Num(r.DataBlocksPerMiss(r.miss_get), "%.5f")},
-      {"files_per_miss", Num(r.files_per_miss, "%.3f")},
-      {"mget_wasted_reads_per_miss", Num(mget_wasted, "%.5f")},
-      {"miss_mget_us", Num(r.miss_multiget_us, "%.2f")},
-      {"hit_mget_us", Num(r.hit_multiget_us, "%.2f")},
-      {"hit_wasted_reads", Num(r.WastedReadsPerHit(), "%.5f")},
+      {"data_blocks_per_miss", FormatNumber(r.DataBlocksPerMiss(r.miss_get), "%.5f")},
+      {"files_per_miss", FormatNumber(r.files_per_miss, "%.3f")},
+      {"mget_wasted_reads_per_miss", FormatNumber(mget_wasted, "%.5f")},
+      {"miss_mget_us", FormatNumber(r.miss_multiget_us, "%.2f")},
+      {"hit_mget_us", FormatNumber(r.hit_multiget_us, "%.2f")},
+      {"hit_wasted_reads", FormatNumber(r.WastedReadsPerHit(), "%.5f")},
       {"false_positives", std::to_string(r.miss_get.false_positives())},
       {"sst_files", std::to_string(r.tables.files)},
       {"files_per_level", r.shape},
-      {"load_s", Num(r.load_seconds, "%.1f")},
+      {"load_s", FormatNumber(r.load_seconds, "%.1f")},
       {"setting", r.setting},
   };
 }
@@ -152,10 +149,10 @@ void PrintTable(const std::vector<RunResult>& results, const std::string& header
   std::vector<Row> level_rows;
   for (const RunResult& r : results) {
     if (!r.has_filter) continue;
-    Row row = {{"policy", r.policy}, {"budget", Num(r.budget_bits_per_key, "%g")}};
+    Row row = {{"policy", r.policy}, {"budget", FormatNumber(r.budget_bits_per_key, "%g")}};
     for (int level = 0; level <= deepest; ++level) {
-      row.push_back({"L" + std::to_string(level), Num(LevelFpRate(r, level), "%.5f") + " (" +
-                                                      Num(LevelChecksPerMiss(r, level), "%.2f") +
+      row.push_back({"L" + std::to_string(level), FormatNumber(LevelFpRate(r, level), "%.5f") + " (" +
+                                                      FormatNumber(LevelChecksPerMiss(r, level), "%.2f") +
                                                       ")"});
     }
     level_rows.push_back(row);
@@ -168,10 +165,10 @@ void PrintTable(const std::vector<RunResult>& results, const std::string& header
   level_rows.clear();
   for (const RunResult& r : results) {
     if (!r.has_filter) continue;
-    Row row = {{"policy", r.policy}, {"budget", Num(r.budget_bits_per_key, "%g")}};
+    Row row = {{"policy", r.policy}, {"budget", FormatNumber(r.budget_bits_per_key, "%g")}};
     for (int level = 0; level <= deepest; ++level) {
-      row.push_back({"L" + std::to_string(level), Num(LevelKeySharePct(r, level), "%.2f") + " " +
-                                                      Num(LevelBitsPerKey(r, level), "%.2f")});
+      row.push_back({"L" + std::to_string(level), FormatNumber(LevelKeySharePct(r, level), "%.2f") + " " +
+                                                      FormatNumber(LevelBitsPerKey(r, level), "%.2f")});
     }
     level_rows.push_back(row);
   }
@@ -184,19 +181,19 @@ bool WriteCsv(const std::string& path, const std::vector<RunResult>& results) {
   auto per_level = [](const RunResult& r) {
     Row row;
     for (int level = 0; level < kMaxLevels; ++level) {
-      row.push_back({"fp_rate_L" + std::to_string(level), Num(LevelFpRate(r, level), "%.6f")});
+      row.push_back({"fp_rate_L" + std::to_string(level), FormatNumber(LevelFpRate(r, level), "%.6f")});
     }
     for (int level = 0; level < kMaxLevels; ++level) {
       row.push_back({"checks_per_miss_L" + std::to_string(level),
-                     Num(LevelChecksPerMiss(r, level), "%.4f")});
+                     FormatNumber(LevelChecksPerMiss(r, level), "%.4f")});
     }
     for (int level = 0; level < kMaxLevels; ++level) {
       row.push_back({"key_share_L" + std::to_string(level),
-                     Num(LevelKeySharePct(r, level) / 100, "%.5f")});
+                     FormatNumber(LevelKeySharePct(r, level) / 100, "%.5f")});
     }
     for (int level = 0; level < kMaxLevels; ++level) {
       row.push_back(
-          {"bits_per_key_L" + std::to_string(level), Num(LevelBitsPerKey(r, level), "%.3f")});
+          {"bits_per_key_L" + std::to_string(level), FormatNumber(LevelBitsPerKey(r, level), "%.3f")});
     }
     return row;
   };

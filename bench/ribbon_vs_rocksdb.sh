@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# sstfilter.Ribbon against rocksdb.Ribbon at the same memory, as issue #4
-# asks: one filter_bench run at 1M keys and one at 10K keys, 4-20 bits per
+# sstfilter.Ribbon against rocksdb.Ribbon at the same memory: one
+# filter_bench run at 1M keys and one at 10K keys, 4-20 bits per
 # key, rocksdb.Ribbon's Bloom-equivalent setting calibrated to the same
 # actual bits per key (--ribbon_same_memory). Each run measures the two
 # filters in three interleaved rounds (--rounds) and queries enough absent

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The scale test of issue #9: ONE filter_bench run builds one filter of each
+# The scale test: ONE filter_bench run builds one filter of each
 # kind from 100M keys at 10 bits per key: sstfilter.StandardBloom,
 # sstfilter.BlockedBloom, sstfilter.BlockedBloom/lines_per_key=2,
 # sstfilter.Ribbon and RocksDB's rocksdb.Bloom and rocksdb.Ribbon (whose 10

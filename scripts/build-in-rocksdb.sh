@@ -28,7 +28,7 @@
 #          is within 25% of the core's own prediction (bench/predict_fp.cc)
 #          for that bits/key at the SST files' mean keys per filter
 #          (LevelAware: Ribbon at the bits per key its files have);
-#   6. prints a RESULT line and a Markdown row for the README table.
+#   6. prints a RESULT line and a Markdown row for docs/BUILDING.md.
 #
 # --fetch-only stops after step 3; --compile-only then compiles every plugin
 # source against that tree with RocksDB's warning flags (g++ -fsyntax-only:
@@ -349,6 +349,6 @@ done
 status=$([ "$all_pass" = 1 ] && echo pass || echo FAIL)
 summary="${summary%; }"
 log "step 6/6: done in $(( (SECONDS - T0 + 59) / 60 )) min (build time $BUILD_MIN min summed over runs)"
-echo "RESULT rocksdb=$VERSION build=$SYSTEM date=$(date -u +%F) status=$status bits_per_key=$BITS_PER_KEY keys=$NUM build_min=$BUILD_MIN source=\"$(cat "$PKG/.kind")\" fp: $summary"
-echo "| $VERSION | $SYSTEM | $(date -u +%F) | $status | $summary | $BUILD_MIN min |"
+echo "RESULT rocksdb=$VERSION build=$SYSTEM commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown) status=$status bits_per_key=$BITS_PER_KEY keys=$NUM build_min=$BUILD_MIN source=\"$(cat "$PKG/.kind")\" fp: $summary"
+echo "| $VERSION | $SYSTEM | $status | $summary |"
 [ "$all_pass" = 1 ]

@@ -6,12 +6,12 @@
 #   bash scripts/fresh-machine-check.sh [DIR] [-- CMD...]
 #
 # DIR defaults to .deps/fresh. After `--`, each argument is a command run in
-# the chroot instead of the README's two, e.g. the in-tree builds of #8:
-#   bash scripts/fresh-machine-check.sh .deps/fresh-8 -- \
+# the chroot instead of the README's two, e.g. the in-tree builds:
+#   bash scripts/fresh-machine-check.sh .deps/fresh-in-tree -- \
 #     "bash scripts/build-in-rocksdb.sh --version 7.8.3" \
 #     "bash scripts/build-in-rocksdb.sh --version 7.8.3 --cmake"
 #
-# The Debian mirror is the one this machine's apt is configured with.
+# Debian packages come from the archive the host's apt is configured with.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DIR="$ROOT/.deps/fresh"

@@ -30,7 +30,7 @@
 //   test is not vacuous). Damage to the trailer must be caught by our check:
 //   the block reads as "may match" for every key, so nothing goes missing
 //   and the filter rejects no absent key. Damage to the payload is
-//   undetectable by design (FORMAT.md: payload integrity is RocksDB's block
+//   undetectable by design (docs/FORMAT.md: payload integrity is RocksDB's block
 //   checksum): clearing bits can remove keys from any kind, and setting bits
 //   can from Ribbon, whose answers are XORs of payload bits. For those the
 //   test asserts only "no crash, no error" and prints how many keys went

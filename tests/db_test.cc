@@ -7,6 +7,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -304,6 +306,37 @@ TEST_F(DbTest, OptionsFileRoundTrip) {
   ASSERT_TRUE(db_->Flush(rdb::FlushOptions()).ok());
   ExpectPolicyInEveryTable("sstfilter.StandardBloom");
   ExpectFpRateNear(LookUpAbsent(40000), StandardBloomBitsPerKeyForFpRate(0.02));
+}
+
+// The OPTIONS file shows the options as people write them ("bits_per_key=10",
+// not "1e+01"), and reopening from it gives the same option values.
+TEST_F(DbTest, OptionsFileWritesOptionsAsWritten) {
+  Open(MakeOptions("filter_policy=sstfilter.Ribbon:10"));
+  Load();
+  db_.reset();
+
+  std::string name;
+  ASSERT_TRUE(rdb::GetLatestOptionsFileName(dir_, rdb::Env::Default(), &name).ok());
+  std::ifstream in(dir_ + "/" + name);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("filter_policy={id=sstfilter.Ribbon;bits_per_key=10;}"), std::string::npos)
+      << text.substr(text.find("filter_policy"), 120);
+
+  rdb::ConfigOptions config_options;
+  config_options.ignore_unsupported_options = false;
+  rdb::DBOptions db_options;
+  std::vector<rdb::ColumnFamilyDescriptor> cfs;
+  ASSERT_TRUE(rdb::LoadLatestOptions(config_options, dir_, &db_options, &cfs).ok());
+  auto* table = cfs[0].options.table_factory->GetOptions<rdb::BlockBasedTableOptions>();
+  ASSERT_NE(table, nullptr);
+  auto* reopened = dynamic_cast<const SstFilterPolicy*>(table->filter_policy.get());
+  ASSERT_NE(reopened, nullptr);
+  std::shared_ptr<const rdb::FilterPolicy> written;
+  ASSERT_TRUE(rdb::FilterPolicy::CreateFromString(config_options, "sstfilter.Ribbon:10", &written)
+                  .ok());
+  EXPECT_EQ(reopened->ResolvedConfig().bits_per_key, 10.0);
+  std::string mismatch;
+  EXPECT_TRUE(written->AreEquivalent(config_options, reopened, &mismatch)) << mismatch;
 }
 
 // Cache-blocked Bloom, both modes, through flush, compaction, reopen and

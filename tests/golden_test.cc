@@ -1,6 +1,6 @@
 // Pins the exact bytes of small filters, so any change to hashing, probing,
 // sizing or the trailer is a deliberate format change (new version) and
-// never slips in unnoticed. Regenerate only together with FORMAT.md.
+// never slips in unnoticed. Regenerate only together with docs/FORMAT.md.
 #include <gtest/gtest.h>
 
 #include <cstdio>

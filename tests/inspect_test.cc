@@ -24,9 +24,9 @@
 #include <rocksdb/table_properties.h>
 
 #include "plugin/rocksdb/bits_builder.h"
+#include "plugin/rocksdb/compat.h"
 #include "plugin/tools/inspect_command.h"
 #include "plugin/tools/sst_format.h"
-#include "table/block_based/filter_policy_internal.h"
 #include "tests/tool_test_util.h"
 
 namespace sstfilter::tools {
@@ -88,10 +88,8 @@ double BuilderPrediction(const rdb::FilterPolicy& policy, uint64_t entries, uint
   const rdb::BlockBasedTableOptions table_options;
   std::unique_ptr<rdb::FilterBitsBuilder> b(
       policy.GetBuilderWithContext(rdb::FilterBuildingContext(table_options)));
-  if (auto* builtin = dynamic_cast<rdb::BuiltinFilterBitsBuilder*>(b.get())) {
-    return builtin->EstimatedFpRate(entries, bytes);
-  }
   if (auto* ours = dynamic_cast<SstFilterBitsBuilder*>(b.get())) return ours->EstimatedFpRate(entries, bytes);
+  if (auto* builtin = compat::WithSpaceModel(b.get())) return builtin->EstimatedFpRate(entries, bytes);
   return NAN;
 }
 

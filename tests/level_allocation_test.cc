@@ -116,7 +116,7 @@ TEST(LevelAllocationTest, MonotoneInBudgetRatioAndL0Files) {
 // No reallocation of a little memory between two levels lowers the
 // expected wasted reads: the plan is a (grid-)optimum, and it beats the
 // uniform allocation by about 2^H / (sum of checks), H the entropy of the
-// key shares in bits (LEVEL_AWARE.md).
+// key shares in bits (docs/LEVEL_AWARE.md).
 TEST(LevelAllocationTest, NoCheaperReallocationAndBeatsUniform) {
   for (double budget : {4.0, 10.0, 16.0}) {
     const auto plan = PlanLevels(Model(budget), 7);

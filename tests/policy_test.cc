@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <memory>
+#include <random>
 #include <string>
 
 #include <rocksdb/convenience.h>
@@ -15,6 +16,7 @@
 #include <rocksdb/utilities/object_registry.h>
 
 #include "plugin/core/bloom_math.h"
+#include "plugin/rocksdb/option_types.h"
 #include "plugin/rocksdb/policy.h"
 #include "plugin/rocksdb/register.h"
 #include "tests/temp_dir.h"
@@ -132,7 +134,7 @@ TEST(PolicyTest, BlockedBloomHighAccuracyOption) {
 // RocksDB's Customizable::GetOptionsMap keeps the options of a current
 // policy with the same id that the new string does not mention. Adding an
 // option works as expected; switching between bits_per_key and fp_rate on
-// top of an existing policy is refused (both end up set) - README says to
+// top of an existing policy is refused (both end up set) - docs/OPTIONS.md says to
 // start from filter_policy=nullptr.
 TEST(PolicyTest, ReconfiguringMergesExistingOptions) {
   ConfigOptions config_options;
@@ -175,6 +177,24 @@ TEST(PolicyTest, BadValuesAreRefusedThroughTheOptionsString) {
     delete db;
     EXPECT_TRUE(s.IsInvalidArgument()) << value << ": " << s.ToString();
     EXPECT_NE(s.ToString().find("sstfilter"), std::string::npos) << s.ToString();
+  }
+}
+
+// Numbers serialize as the shortest decimal that reads back to the same
+// double: what the user wrote for ordinary values.
+TEST(PolicyTest, NumbersSerializeAsWritten) {
+  EXPECT_EQ(FormatDouble(10), "10");
+  EXPECT_EQ(FormatDouble(0.01), "0.01");
+  EXPECT_EQ(FormatDouble(7.25), "7.25");
+  EXPECT_EQ(FormatDouble(9.17), "9.17");
+  EXPECT_EQ(FormatDouble(1e-7), "1e-07");
+  EXPECT_EQ(FormatDouble(100), "100");
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 10000; ++i) {
+    const double v = std::ldexp(static_cast<double>(rng() >> 11), -40 + static_cast<int>(rng() % 60));
+    double back = 0;
+    ASSERT_TRUE(ParseFiniteDouble(FormatDouble(v), &back)) << v;
+    EXPECT_EQ(back, v) << FormatDouble(v);
   }
 }
 

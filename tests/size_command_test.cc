@@ -13,9 +13,9 @@
 
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/filter_builder.h"
+#include "plugin/rocksdb/compat.h"
 #include "plugin/tools/builtin_predictor.h"
 #include "plugin/tools/size_command.h"
-#include "table/block_based/filter_policy_internal.h"
 #include "tests/test_util.h"
 
 namespace sstfilter::tools {
@@ -106,7 +106,7 @@ TEST(SizeCommandTest, BuiltinRowsUseRocksDbsModel) {
     const rdb::BlockBasedTableOptions table_options;
     std::unique_ptr<rdb::FilterBitsBuilder> b(
         policy->GetBuilderWithContext(rdb::FilterBuildingContext(table_options)));
-    auto* builtin = dynamic_cast<rdb::BuiltinFilterBitsBuilder*>(b.get());
+    auto* builtin = compat::WithSpaceModel(b.get());
     ASSERT_NE(builtin, nullptr);
     EXPECT_EQ(r->bytes, builtin->CalculateSpace(o.keys)) << r->filter;
     EXPECT_DOUBLE_EQ(r->predicted_fp_rate, builtin->EstimatedFpRate(o.keys, r->bytes)) << r->filter;

@@ -43,17 +43,14 @@ constexpr size_t kLineBytes = kBlockedLineBits / 8;
 // Per line, a run of kMaxBlockedProbesPerLine multipliers; line 2 uses the
 // second run.
 constexpr size_t kTableSize = kMaxBlockedProbesPerLine * kMaxBlockedLinesPerKey;
-constexpr uint64_t kSecondLineMul = 0x9E3779B97F4A7C15ULL;
+constexpr uint64_t kSecondLineMul = kGoldenGamma;
 
 // Odd 32-bit multipliers from splitmix64, fixed by the format.
 constexpr std::array<uint32_t, kTableSize> MakeMultipliers(uint64_t state) {
   std::array<uint32_t, kTableSize> table{};
   for (size_t i = 0; i < kTableSize; ++i) {
-    state += 0x9E3779B97F4A7C15ULL;
-    uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    table[i] = static_cast<uint32_t>(z ^ (z >> 31)) | 1u;
+    state += kGoldenGamma;
+    table[i] = static_cast<uint32_t>(Mix64(state)) | 1u;
   }
   return table;
 }

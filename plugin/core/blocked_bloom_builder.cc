@@ -37,34 +37,19 @@ void AddChunk(const uint64_t* hashes, size_t n, uint64_t num_lines, int probes, 
 
 // Builds from `for_each_chunk(add)`, which calls add(hashes, n) per run of
 // hashes, so both entry points below share one body.
-template <class ForEachChunk>
-bool BuildFrom(const FilterConfig& config, size_t num_keys, ForEachChunk for_each_chunk,
-               uint8_t* payload, size_t payload_bytes, Trailer* trailer) {
+bool Build(const FilterConfig& config, BuildHashes& hashes, uint8_t* payload,
+           size_t payload_bytes, Trailer* trailer) {
   FilterConfig c = config;
   c.lines_per_key = std::clamp(config.lines_per_key, 1, kMaxBlockedLinesPerKey);
-  const int probes = Probes(c, num_keys, payload_bytes);
+  const int probes = Probes(c, hashes.size(), payload_bytes);
   const uint64_t num_lines = payload_bytes / kLineBytes;
-  for_each_chunk([&](const uint64_t* hashes, size_t n) {
-    AddChunk(hashes, n, num_lines, probes, c.lines_per_key, payload);
+  hashes.ForEachChunk([&](const uint64_t* h, size_t n) {
+    AddChunk(h, n, num_lines, probes, c.lines_per_key, payload);
   });
   trailer->params =
       static_cast<uint32_t>(probes) | (static_cast<uint32_t>(c.lines_per_key) << 8);
   trailer->seed = 0;
   return true;
-}
-
-bool Build(const FilterConfig& config, uint64_t* hashes, size_t num_keys, uint8_t* payload,
-           size_t payload_bytes, Trailer* trailer) {
-  return BuildFrom(
-      config, num_keys, [&](auto add) { add(hashes, num_keys); }, payload, payload_bytes,
-      trailer);
-}
-
-bool BuildStreaming(const FilterConfig& config, const HashChunks& hashes, uint8_t* payload,
-                    size_t payload_bytes, Trailer* trailer) {
-  return BuildFrom(
-      config, hashes.size(), [&](auto add) { hashes.ForEachChunk(add); }, payload,
-      payload_bytes, trailer);
 }
 
 double PredictedFpRate(const FilterConfig& config, size_t num_keys, size_t payload_bytes) {
@@ -84,7 +69,6 @@ double BitsPerKeyForFp(const FilterConfig& config, double fp_rate) {
 
 }  // namespace
 
-const KindOps kBlockedBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp,
-                                  BuildStreaming};
+const KindOps kBlockedBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp};
 
 }  // namespace sstfilter

@@ -59,17 +59,6 @@ double FilterBuilder::PredictedFpRate(size_t num_keys, size_t len_bytes) const {
   return ops->predicted_fp_rate(config_, num_keys, len_bytes - kTrailerBytes);
 }
 
-// Kinds that can stream the hashes read them from the chunks in place;
-// the others get one contiguous array (see hash_chunks.h).
-bool FilterBuilder::BuildPayload(const KindOps& ops, uint8_t* payload, size_t payload_bytes,
-                                 Trailer* t) {
-  if (ops.build_streaming != nullptr) {
-    return ops.build_streaming(config_, hashes_, payload, payload_bytes, t);
-  }
-  hashes_.MoveTo(&contiguous_);
-  return ops.build(config_, contiguous_.data(), contiguous_.size(), payload, payload_bytes, t);
-}
-
 FinishedBlock FilterBuilder::FinishAligned(std::vector<uint64_t>* kept_hashes) {
   const size_t n = hashes_.size();
   const size_t payload_bytes = PayloadBytes(n);
@@ -92,7 +81,8 @@ FinishedBlock FilterBuilder::FinishAligned(std::vector<uint64_t>* kept_hashes) {
   } else {
     t.kind = config_.kind;
     auto* payload = reinterpret_cast<uint8_t*>(block);
-    if (ops == nullptr || !BuildPayload(*ops, payload, payload_bytes, &t)) {
+    BuildHashes hashes(&hashes_, &contiguous_);
+    if (ops == nullptr || !ops->build(config_, hashes, payload, payload_bytes, &t)) {
       t = Trailer();  // AlwaysTrue: never a false negative
       t.num_keys = static_cast<uint32_t>(
           std::min<size_t>(n, std::numeric_limits<uint32_t>::max()));

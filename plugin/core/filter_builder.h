@@ -62,11 +62,10 @@ class FilterBuilder {
 
  private:
   size_t PayloadBytes(size_t num_keys) const;
-  bool BuildPayload(const KindOps& ops, uint8_t* payload, size_t payload_bytes, Trailer* t);
 
   FilterConfig config_;
   HashChunks hashes_;
-  std::vector<uint64_t> contiguous_;  // only during Finish of a non-streaming kind
+  std::vector<uint64_t> contiguous_;  // only during Finish of a kind that gathers hashes
 };
 
 }  // namespace sstfilter

@@ -1,5 +1,5 @@
 // The sstfilter block format: a kind-specific payload followed by one
-// 16-byte trailer shared by every filter kind. Specified in plugin/FORMAT.md.
+// 16-byte trailer shared by every filter kind. Specified in docs/FORMAT.md.
 //
 //   +------------------------------+----------------------------------+
 //   | payload (len - 16 bytes)     | trailer (16 bytes, little-endian)|
@@ -30,8 +30,8 @@ enum class FilterKind : uint8_t {
   kAlwaysFalse = 1,    // holds zero keys: every query answers "no"
   kAlwaysTrue = 2,     // a written "may match everything" (fallback)
   kStandardBloom = 3,  // one bit array, probes over all of it
-  kBlockedBloom = 4,   // reserved for #3
-  kRibbon = 5,         // reserved for #4
+  kBlockedBloom = 4,   // 64-byte lines, probes within one or two lines
+  kRibbon = 5,         // bumped Ribbon (BuRR), params bit 31: compact end
 };
 
 constexpr uint8_t kFormatVersion = 1;

@@ -34,16 +34,27 @@ inline uint64_t FastRange64(uint64_t x, uint64_t range) {
   return static_cast<uint64_t>((static_cast<unsigned __int128>(x) * range) >> 64);
 }
 
-// Derives the hash a filter actually uses from the key hash and the filter's
-// seed. Seed 0 is the identity; other seeds apply a bijective mix
-// (xor-multiply-xorshift, constants from splitmix64), so distinct keys stay
-// distinct and a retry with a new seed sees fresh, independent positions.
-inline uint64_t SeededHash(uint64_t key_hash, uint32_t seed) {
-  if (seed == 0) return key_hash;
-  uint64_t x = key_hash ^ (0x9E3779B97F4A7C15ULL * seed);
+// 2^64 / golden ratio, odd: splitmix64's increment (Steele, Lea and Flood,
+// "Fast splittable pseudorandom number generators", OOPSLA 2014).
+constexpr uint64_t kGoldenGamma = 0x9E3779B97F4A7C15ULL;
+
+// splitmix64's finalizer: a bijection on 64-bit values with full avalanche,
+// so distinct inputs stay distinct and consecutive ones differ in every byte.
+// Part of the on-disk format (seeded hashes, Ribbon's next-layer hashes,
+// BlockedBloom's multipliers): never change it.
+constexpr uint64_t Mix64(uint64_t x) {
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
   return x ^ (x >> 31);
+}
+
+// Derives the hash a filter actually uses from the key hash and the filter's
+// seed. Seed 0 is the identity; other seeds apply a bijective mix, so
+// distinct keys stay distinct and a retry with a new seed sees fresh,
+// independent positions.
+inline uint64_t SeededHash(uint64_t key_hash, uint32_t seed) {
+  if (seed == 0) return key_hash;
+  return Mix64(key_hash ^ (kGoldenGamma * seed));
 }
 
 }  // namespace sstfilter

@@ -67,4 +67,47 @@ class HashChunks {
   size_t fill_ = 0;  // hashes in the last chunk
 };
 
+// The hashes one filter is built from, as a kind's build reads them: in
+// place, chunk by chunk (the Bloom kinds: no copy, no extra memory), or as
+// one array the kind may reorder (Ribbon sorts), gathered on first request
+// into `array`, which the caller owns and keeps afterwards.
+class BuildHashes {
+ public:
+  BuildHashes(HashChunks* chunks, std::vector<uint64_t>* array)
+      : chunks_(chunks), array_(array) {}
+  // Hashes that are already one array (a fallback build from a kind that
+  // gathered them).
+  BuildHashes(uint64_t* data, size_t n) : data_(data), size_(n) {}
+
+  size_t size() const { return Gathered() ? size_ : chunks_->size(); }
+
+  // Calls f(const uint64_t* hashes, size_t n) over every hash, in order.
+  template <class F>
+  void ForEachChunk(F f) const {
+    if (Gathered()) {
+      f(data_, size_);
+    } else {
+      chunks_->ForEachChunk(f);
+    }
+  }
+
+  // All hashes as one writable array of size().
+  uint64_t* Contiguous() {
+    if (!Gathered()) {
+      chunks_->MoveTo(array_);
+      data_ = array_->data();
+      size_ = array_->size();
+    }
+    return data_;
+  }
+
+ private:
+  bool Gathered() const { return chunks_ == nullptr || data_ != nullptr; }
+
+  HashChunks* chunks_ = nullptr;
+  std::vector<uint64_t>* array_ = nullptr;
+  uint64_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
 }  // namespace sstfilter

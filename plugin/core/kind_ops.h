@@ -17,23 +17,19 @@ struct KindOps {
   // Payload bytes (trailer excluded) for num_keys >= 1 distinct hashes.
   size_t (*payload_bytes)(const FilterConfig& config, size_t num_keys);
   // Writes the payload (payload_bytes long, zero-filled on entry) from
-  // num_keys >= 1 hashes and sets trailer->params and trailer->seed (and may
-  // change trailer->kind, e.g. to a fallback kind). May reorder `hashes`.
-  // Returns false if it could not build; the builder then writes an
-  // AlwaysTrue block, which is correct but useless.
-  bool (*build)(const FilterConfig& config, uint64_t* hashes, size_t num_keys,
-                uint8_t* payload, size_t payload_bytes, Trailer* trailer);
+  // hashes.size() >= 1 hashes and sets trailer->params and trailer->seed
+  // (and may change trailer->kind, e.g. to a fallback kind). Reads the
+  // hashes in place where it can; may gather and reorder them. Returns false
+  // if it could not build; the builder then writes an AlwaysTrue block,
+  // which is correct but useless.
+  bool (*build)(const FilterConfig& config, BuildHashes& hashes, uint8_t* payload,
+                size_t payload_bytes, Trailer* trailer);
   // Predicted FP rate of a filter of this kind holding num_keys keys in
   // payload_bytes.
   double (*predicted_fp_rate)(const FilterConfig& config, size_t num_keys,
                               size_t payload_bytes);
   // Bits per key this kind needs for a predicted FP rate <= fp_rate.
   double (*bits_per_key_for_fp_rate)(const FilterConfig& config, double fp_rate);
-  // Optional (last, so tables that omit it stay valid): the same as build, reading the hashes from their chunks in
-  // order without making them contiguous (no copy, no extra memory). Used
-  // instead of build when set.
-  bool (*build_streaming)(const FilterConfig& config, const HashChunks& hashes,
-                          uint8_t* payload, size_t payload_bytes, Trailer* trailer);
 };
 
 // nullptr for kinds that are not built from keys (AlwaysTrue/AlwaysFalse).

@@ -18,7 +18,7 @@ constexpr int kGridPoints =
     static_cast<int>((kMaxBitsPerKey - kMinBitsPerKey) / kGridStep) + 1;
 // The FP models are taken at this many keys per filter, the size that
 // Ribbon's large-n layout model describes (filters of a few thousand keys
-// pay 1-3% more memory for Ribbon's block rounding; see README).
+// pay 1-3% more memory for Ribbon's fixed costs; see docs/LEVEL_AWARE.md).
 constexpr size_t kCurveKeys = 1000000;
 
 double GridBits(int j) { return kMinBitsPerKey + j * kGridStep; }

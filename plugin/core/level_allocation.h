@@ -13,7 +13,7 @@
 // The planner solves the general form numerically on the core's own FP
 // models, so a level can use a different kind (BlockedBloom in L0).
 // Derivation, model and the cases (universal, FIFO, ingested files):
-// plugin/LEVEL_AWARE.md. Pure math; the RocksDB adapter maps
+// docs/LEVEL_AWARE.md. Pure math; the RocksDB adapter maps
 // FilterBuildingContext onto FileSite.
 #pragma once
 

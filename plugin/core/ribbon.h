@@ -35,13 +35,13 @@
 // whole block. It has S = sum R + tail slots; the last (plain) layer keeps
 // a 16-slot tail after its last start and cuts its rows at S (their bits
 // past S meet solution values fixed at zero), and the last block stores
-// only its own slots, ceil(m / 8) bytes per column. Before it, the filter
-// was T whole blocks with the last row's 63-slot reach as its tail: only
-// spill filled those slots, and n + ~15 empty slots rounded up to a whole
-// block, so 2000 keys took 2048 slots (2.4% empty) where they now take
-// ~2014 (0.7%); at 10K keys, 10048 or 10112 slots against ~10032 now.
+// only its own slots, ceil(m / 8) bytes per column. Ending at a whole block
+// instead would leave the last row's 63-slot reach as the tail, which only
+// spill fills, and round n + ~15 empty slots up to a whole block: 2000 keys
+// would take 2048 slots (2.4% empty) against ~2014 (0.7%), and 10K keys
+// 10048 or 10112 slots against ~10032.
 //
-// Measured (filter_bench, 1M keys, this machine): 1.0014 slots per key,
+// Measured (filter_bench, 1M keys, a 2-vCPU AMD EPYC VM): 1.0014 slots per key,
 // 0.016 bits per key of codes; overhead over log2(1/FP) of 0.2-0.8% at
 // 4-20 bits/key (rocksdb.Ribbon at the same memory: 5-8%). Small filters
 // pay for codes, header and the 16-byte trailer (2.1% of a 1000-key filter
@@ -76,7 +76,7 @@
 // elimination steps per key against BuRR's ~21 at 0.95 slots per key, 40
 // fewer still) and the layer's two halves interleaved (two independent
 // dependency chains). Build time per key against rocksdb.Ribbon at the
-// same memory (bench/ribbon_vs_rocksdb.sh, README "sstfilter.Ribbon"):
+// same memory (bench/ribbon_vs_rocksdb.sh, docs/BENCHMARKS.md):
 // 0.59-0.69x at 1M keys, 0.78-0.87x at 10K, 4-20 bits/key. Temporary
 // memory: ~21 bytes per key at 1M and 100M including the 8-byte hashes
 // (rocksdb.Ribbon ~28.5-28.9), 22 at 10K (26.6-28.6).
@@ -91,6 +91,7 @@
 
 #include "plugin/core/format.h"
 #include "plugin/core/hash.h"
+#include "plugin/core/little_endian.h"
 
 namespace sstfilter {
 namespace ribbon {
@@ -114,12 +115,7 @@ inline uint32_t Fingerprint(uint64_t g) {
 // Hash of a bumped key in the next layer: splitmix64's finalizer (a
 // bijection) after a layer-independent offset, so its positions there are
 // fresh and independent of this layer's.
-inline uint64_t NextLayerHash(uint64_t g) {
-  uint64_t x = g + 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
+inline uint64_t NextLayerHash(uint64_t g) { return Mix64(g + kGoldenGamma); }
 
 inline uint64_t LoadWord(const uint8_t* p) {
   uint64_t v;
@@ -186,7 +182,7 @@ inline bool CheckRow(uint64_t g, uint64_t s, const uint8_t* words, uint32_t cols
 
 }  // namespace ribbon
 
-// Reader over a trusted block of kind kRibbon. Layout (plugin/FORMAT.md,
+// Reader over a trusted block of kind kRibbon. Layout (docs/FORMAT.md,
 // "Kind 5: Ribbon"):
 //
 //   +---------------------------+-------------------+---------+--------+---+
@@ -282,9 +278,7 @@ class RibbonReader {
     const uint8_t* p = data_ + 8 * ribbon::WordOffset(x, lower_blocks_, r_lo_);
     if (x + 1 < total_blocks_) return ribbon::LoadWord(p + 8 * k);
     p += static_cast<size_t>(last_stride_) * k;
-    uint64_t v = 0;
-    for (uint32_t i = 0; i < last_stride_; ++i) v |= static_cast<uint64_t>(p[i]) << (8 * i);
-    return v;
+    return DecodeLe(p, last_stride_);
   }
 
   const uint8_t* data_ = nullptr;

@@ -355,7 +355,8 @@ double ExpectedFpRate(const Tuning& t, size_t num_keys, size_t payload_bytes, do
 void BuildBloomFallback(const FilterConfig& config, uint64_t* hashes, size_t num_keys,
                         uint8_t* payload, size_t payload_bytes, Trailer* trailer) {
   std::fill(payload, payload + payload_bytes, 0);
-  kStandardBloomOps.build(config, hashes, num_keys, payload, payload_bytes, trailer);
+  BuildHashes all(hashes, num_keys);
+  kStandardBloomOps.build(config, all, payload, payload_bytes, trailer);
   trailer->kind = FilterKind::kStandardBloom;
 }
 
@@ -427,10 +428,12 @@ size_t PayloadBytes(const FilterConfig& config, size_t num_keys) {
   return static_cast<size_t>(std::ceil(bits / 8.0));
 }
 
-bool Build(const FilterConfig& config, uint64_t* hashes, size_t num_keys, uint8_t* payload,
+// Ribbon sorts its hashes by bucket, so it gathers them into one array.
+bool Build(const FilterConfig& config, BuildHashes& hashes, uint8_t* payload,
            size_t payload_bytes, Trailer* trailer) {
-  ribbon::Build(ribbon::Tuning(), config, hashes, num_keys, payload, payload_bytes, trailer,
-                nullptr);
+  const size_t num_keys = hashes.size();
+  ribbon::Build(ribbon::Tuning(), config, hashes.Contiguous(), num_keys, payload,
+                payload_bytes, trailer, nullptr);
   return true;
 }
 
@@ -459,8 +462,6 @@ double BitsPerKeyForFp(const FilterConfig& config, double fp_rate) {
 
 }  // namespace
 
-// No streaming build: Ribbon sorts its hashes (reorders them), so it needs them
-// contiguous (FilterBuilder gathers them from the chunks).
-const KindOps kRibbonOps = {PayloadBytes, Build, PredictedFp, BitsPerKeyForFp, nullptr};
+const KindOps kRibbonOps = {PayloadBytes, Build, PredictedFp, BitsPerKeyForFp};
 
 }  // namespace sstfilter

@@ -19,20 +19,8 @@ int Probes(size_t num_keys, size_t payload_bytes) {
                                     static_cast<double>(num_keys));
 }
 
-bool Build(const FilterConfig&, uint64_t* hashes, size_t num_keys, uint8_t* payload,
-           size_t payload_bytes, Trailer* trailer) {
-  const uint64_t num_bits = 8 * static_cast<uint64_t>(payload_bytes);
-  const int probes = Probes(num_keys, payload_bytes);
-  for (size_t i = 0; i < num_keys; ++i) {
-    standard_bloom::Add(hashes[i], num_bits, probes, payload);
-  }
-  trailer->params = static_cast<uint32_t>(probes);
-  trailer->seed = 0;
-  return true;
-}
-
-bool BuildStreaming(const FilterConfig&, const HashChunks& hashes, uint8_t* payload,
-                    size_t payload_bytes, Trailer* trailer) {
+bool Build(const FilterConfig&, BuildHashes& hashes, uint8_t* payload, size_t payload_bytes,
+           Trailer* trailer) {
   const uint64_t num_bits = 8 * static_cast<uint64_t>(payload_bytes);
   const int probes = Probes(hashes.size(), payload_bytes);
   hashes.ForEachChunk([&](const uint64_t* h, size_t n) {
@@ -56,7 +44,6 @@ double BitsPerKeyForFp(const FilterConfig&, double fp_rate) {
 
 }  // namespace
 
-const KindOps kStandardBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp,
-                                   BuildStreaming};
+const KindOps kStandardBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp};
 
 }  // namespace sstfilter

@@ -6,10 +6,15 @@
 // package of exactly the installed version, because the vtable layout differs
 // between versions.
 //
-// Interface changes tracked here (see ../shared/DESIGN.md):
+// Interface changes handled here (RocksDB's HISTORY.md and
+// table/block_based/filter_policy_internal.h of each release):
 // - 9.6:  FilterBitsBuilder::AddKeyAndAlt(key, alt) became pure virtual.
 // - 10.9: CalculateSpace/EstimatedFpRate moved into FilterBitsBuilder as
-//         pure virtuals (before: only in BuiltinFilterBitsBuilder).
+//         pure virtuals (before: only in BuiltinFilterBitsBuilder, which
+//         10.9 removed).
+//
+// Every file that needs FilterBitsBuilder/FilterBitsReader includes this
+// header, never the internal one.
 #pragma once
 
 #include <rocksdb/version.h>
@@ -31,3 +36,23 @@
 #else
 #define SSTF_OVERRIDE_SPACE_METHODS
 #endif
+
+namespace sstfilter::compat {
+
+// A builder with RocksDB's size and FP model (CalculateSpace,
+// EstimatedFpRate): since 10.9 every FilterBitsBuilder, before only the
+// built-in ones (BuiltinFilterBitsBuilder).
+#if SSTF_ROCKSDB_AT_LEAST(10, 9)
+using ModelledBuilder = ROCKSDB_NAMESPACE::FilterBitsBuilder;
+inline ModelledBuilder* WithSpaceModel(ROCKSDB_NAMESPACE::FilterBitsBuilder* builder) {
+  return builder;
+}
+#else
+using ModelledBuilder = ROCKSDB_NAMESPACE::BuiltinFilterBitsBuilder;
+// Null for a builder that is not one of RocksDB's built-ins.
+inline ModelledBuilder* WithSpaceModel(ROCKSDB_NAMESPACE::FilterBitsBuilder* builder) {
+  return dynamic_cast<ModelledBuilder*>(builder);
+}
+#endif
+
+}  // namespace sstfilter::compat

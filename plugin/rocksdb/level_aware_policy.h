@@ -3,9 +3,9 @@
 // that lookups of absent keys waste: more bits per key in the small upper
 // levels, fewer in the large last level, BlockedBloom for flushes and L0,
 // Ribbon below. The allocation is plugin/core/level_allocation.h; the model
-// and its derivation are in plugin/LEVEL_AWARE.md.
+// and its derivation are in docs/LEVEL_AWARE.md.
 //
-// Ids (README "Option reference"):
+// Ids (docs/OPTIONS.md):
 //   sstfilter.LevelAware                 budget 10 bits per key
 //   sstfilter.LevelAware:<bits_per_key>
 //   {id=sstfilter.LevelAware;bits_per_key=B;level_size_ratio=T;
@@ -46,7 +46,7 @@ class LevelAwarePolicy : public SstFilterPolicy {
   // does not say which sizing a file's levels follow, and the model holds
   // only for dynamic sizing, so from then on this policy plans every
   // leveled file like a single-level tree (the budget in every file; see
-  // LEVEL_AWARE.md).
+  // docs/LEVEL_AWARE.md).
   ROCKSDB_NAMESPACE::Status ValidateOptions(
       const ROCKSDB_NAMESPACE::DBOptions& db_opts,
       const ROCKSDB_NAMESPACE::ColumnFamilyOptions& cf_opts) const override;

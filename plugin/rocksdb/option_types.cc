@@ -1,6 +1,7 @@
 #include "plugin/rocksdb/option_types.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -43,13 +44,13 @@ bool ParseFiniteDouble(const std::string& s, double* out) {
   return true;
 }
 
+// std::to_chars without a format gives the shortest string that reads back
+// to exactly `v`, plain or scientific, whichever is shorter: "10" (where the
+// shortest %g is "1e+01"), "0.01", "1e-07".
 std::string FormatDouble(double v) {
-  char buf[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
+  char buf[64];
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, r.ptr);
 }
 
 OptionTypeInfo DoubleOption(int offset, Status (*parse)(const std::string&, double*)) {

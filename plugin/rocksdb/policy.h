@@ -1,7 +1,7 @@
 // The sstfilter FilterPolicy: one class for every filter kind, configured
 // through RocksDB's options machinery.
 //
-// Ids (see README "Option reference"):
+// Ids (see docs/OPTIONS.md):
 //   sstfilter.<Kind>                    default budget, 10 bits per key
 //   sstfilter.<Kind>:<bits_per_key>     actual filter memory per key
 //   {id=sstfilter.<Kind>;bits_per_key=B}

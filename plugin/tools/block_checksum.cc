@@ -8,7 +8,7 @@
 #endif
 #include <xxhash.h>
 
-#include "plugin/tools/little_endian.h"
+#include "plugin/core/little_endian.h"
 
 namespace sstfilter::tools {
 namespace {

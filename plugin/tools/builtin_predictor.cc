@@ -10,7 +10,8 @@
 #include <string>
 #include <utility>
 
-#include "table/block_based/filter_policy_internal.h"
+#include "plugin/rocksdb/compat.h"
+#include "plugin/tools/policy_factory.h"
 
 namespace sstfilter::tools {
 namespace {
@@ -25,14 +26,15 @@ const double kNaN = std::numeric_limits<double>::quiet_NaN();
 // A builder in the context of a table file at an unknown level, where
 // Ribbon with bloom_before_level = -1 builds Ribbon. Null for a policy that
 // is not one of RocksDB's built-ins.
-std::unique_ptr<rdb::BuiltinFilterBitsBuilder> BuilderOf(const PolicyPtr& policy) {
+using ModelledBuilder = compat::ModelledBuilder;
+
+std::unique_ptr<ModelledBuilder> BuilderOf(const PolicyPtr& policy) {
   static const rdb::BlockBasedTableOptions table_options;
   if (policy == nullptr) return nullptr;
   const rdb::FilterBuildingContext context(table_options);
   std::unique_ptr<rdb::FilterBitsBuilder> builder(policy->GetBuilderWithContext(context));
-  if (dynamic_cast<rdb::BuiltinFilterBitsBuilder*>(builder.get()) == nullptr) return nullptr;
-  return std::unique_ptr<rdb::BuiltinFilterBitsBuilder>(
-      static_cast<rdb::BuiltinFilterBitsBuilder*>(builder.release()));
+  if (compat::WithSpaceModel(builder.get()) == nullptr) return nullptr;
+  return std::unique_ptr<ModelledBuilder>(compat::WithSpaceModel(builder.release()));
 }
 
 // The policy whose builders write `kind` blocks at `setting` bits per key.
@@ -92,15 +94,19 @@ BuiltinSizing Evaluate(BuiltinFilter filter, uint64_t keys, double setting) {
 }  // namespace
 
 PolicyPtr MakeBuiltinPolicy(BuiltinFilter filter, double setting) {
-  return PolicyPtr(filter == BuiltinFilter::kBloom ? rdb::NewBloomFilterPolicy(setting)
-                                                   : rdb::NewRibbonFilterPolicy(setting, -1));
+  PolicyRequest request;
+  request.filter = filter == BuiltinFilter::kBloom ? "rocksdb.Bloom" : "rocksdb.Ribbon";
+  request.bits_per_key = setting;
+  request.ribbon_bloom_before_level = -1;
+  MadePolicy made;
+  return MakeFilterPolicy(request, &made).ok() ? made.policy : nullptr;
 }
 
 double PredictBuiltinFpRate(const FilterBlockInfo& info, uint64_t num_entries,
                             size_t block_bytes) {
   if (info.builtin_kind == BuiltinKind::kEmpty) return 0.0;
   if (!info.usable || num_entries == 0) return kNaN;
-  std::unique_ptr<rdb::BuiltinFilterBitsBuilder> builder;
+  std::unique_ptr<ModelledBuilder> builder;
   if (info.builtin_kind == BuiltinKind::kRibbon) {
     // Ribbon's estimate depends only on the keys and the bytes.
     builder = BuilderOf(MakeBuiltinPolicy(BuiltinFilter::kRibbon, 10));

@@ -1,5 +1,5 @@
 // RocksDB's own model of its built-in filters, reached through RocksDB's
-// code rather than re-derived: BuiltinFilterBitsBuilder::CalculateSpace
+// code rather than re-derived: the built-in builder's CalculateSpace
 // (memory for n keys) and ::EstimatedFpRate (FP rate of n keys in a block),
 // the predictor filter_bench shows as "rocksdb" in its `predictor` column.
 //
@@ -23,8 +23,9 @@ namespace sstfilter::tools {
 
 enum class BuiltinFilter { kBloom, kRibbon };
 
-// NewBloomFilterPolicy(setting), or NewRibbonFilterPolicy(setting, -1):
-// Ribbon in every file (lsm_bench's default), so the sizes below are Ribbon's.
+// rocksdb.Bloom at `setting`, or rocksdb.Ribbon at `setting` with
+// bloom_before_level=-1: Ribbon in every file (lsm_bench's default), so the
+// sizes below are Ribbon's. Made by MakeFilterPolicy (policy_factory.h).
 std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> MakeBuiltinPolicy(BuiltinFilter filter,
                                                                          double setting);
 

@@ -7,7 +7,7 @@
 #include "plugin/core/filter_reader.h"
 #include "plugin/core/format.h"
 #include "plugin/core/kind_ops.h"
-#include "plugin/tools/little_endian.h"
+#include "plugin/core/little_endian.h"
 
 namespace sstfilter::tools {
 namespace {
@@ -55,7 +55,7 @@ FilterBlockInfo DescribeSstFilterBlock(std::string_view block) {
     info.predicted_fp_rate = 0.0;
     return info;
   }
-  // Parameter layouts: plugin/FORMAT.md (probes in bits 0-7; BlockedBloom's
+  // Parameter layouts: docs/FORMAT.md (probes in bits 0-7; BlockedBloom's
   // lines per key in bits 8-15).
   if (t.kind == FilterKind::kStandardBloom || t.kind == FilterKind::kBlockedBloom) {
     info.probes = static_cast<int>(t.params & 0xff);

@@ -29,10 +29,9 @@ constexpr OurKind kOurKinds[] = {
 
 bool FpMode(const SizeOptions& o) { return o.fp_rate.has_value(); }
 
-std::string Num(double v, const char* format) { return FormatNumber(v, format); }
 
 // A Ribbon's "probes": the fingerprint bits a query compares, log2(1/FP).
-std::string RibbonBits(double fp_rate) { return "r=" + Num(std::log2(1.0 / fp_rate), "%.1f"); }
+std::string RibbonBits(double fp_rate) { return "r=" + FormatNumber(std::log2(1.0 / fp_rate), "%.1f"); }
 
 // The policy string that gives this row: the fp_rate form resolves through
 // the same BitsPerKeyForFpRate as here, so it is exact.
@@ -43,8 +42,8 @@ std::string OurSetting(const OurKind& k, const SizeOptions& o) {
     extra = ";" + filter.substr(slash + 1);
     filter.resize(slash);
   }
-  const std::string budget = FpMode(o) ? "fp_rate=" + Num(*o.fp_rate, "%.6g")
-                                       : "bits_per_key=" + Num(*o.bits_per_key, "%.6g");
+  const std::string budget = FpMode(o) ? "fp_rate=" + FormatNumber(*o.fp_rate, "%.6g")
+                                       : "bits_per_key=" + FormatNumber(*o.bits_per_key, "%.6g");
   return "filter_policy={id=" + filter + ";" + budget + extra + "}";
 }
 
@@ -90,8 +89,8 @@ SizeRow BuiltinRow(BuiltinFilter filter, const SizeOptions& o, uint64_t model_ke
   const bool bloom = filter == BuiltinFilter::kBloom;
   row.filter = bloom ? "rocksdb.Bloom" : "rocksdb.Ribbon";
   row.setting_value = s.setting;
-  row.setting = bloom ? "NewBloomFilterPolicy(" + Num(s.setting, "%.4g") + ")"
-                      : "NewRibbonFilterPolicy(" + Num(s.setting, "%.4g") +
+  row.setting = bloom ? "NewBloomFilterPolicy(" + FormatNumber(s.setting, "%.4g") + ")"
+                      : "NewRibbonFilterPolicy(" + FormatNumber(s.setting, "%.4g") +
                             ", -1)  (Bloom-equivalent setting)";
   row.reachable = !FpMode(o) || s.fp_rate <= *o.fp_rate;
   row.bytes = s.bytes;
@@ -144,8 +143,8 @@ std::vector<SizeRow> ComputeSizeRows(const SizeOptions& o) {
 
 void PrintSizeText(const SizeOptions& o, const std::vector<SizeRow>& rows, std::ostream& out) {
   out << "sstfilter size: one filter of " << GroupedCount(o.keys) << " keys, "
-      << (FpMode(o) ? "target FP rate " + Num(*o.fp_rate, "%.6g")
-                    : "budget " + Num(*o.bits_per_key, "%.6g") + " bits per key")
+      << (FpMode(o) ? "target FP rate " + FormatNumber(*o.fp_rate, "%.6g")
+                    : "budget " + FormatNumber(*o.bits_per_key, "%.6g") + " bits per key")
       << "\n";
   if (o.keys > kMaxModelKeys) {
     out << "(computed for " << GroupedCount(kMaxModelKeys)
@@ -166,17 +165,17 @@ void PrintSizeText(const SizeOptions& o, const std::vector<SizeRow>& rows, std::
       continue;
     }
     std::vector<std::string> cells = {r.filter,
-                                      Num(r.bits_per_key, "%.2f"),
+                                      FormatNumber(r.bits_per_key, "%.2f"),
                                       r.probes,
-                                      Num(r.predicted_fp_rate, "%.4g"),
+                                      FormatNumber(r.predicted_fp_rate, "%.4g"),
                                       HumanBytes(r.bytes),
-                                      Num(r.wasted_reads_per_miss, "%.4g")};
+                                      FormatNumber(r.wasted_reads_per_miss, "%.4g")};
     if (r.verified) {
       cells.push_back(GroupedCount(r.verify_keys));
-      cells.push_back(Num(r.verify_bits_per_key, "%.2f"));
-      cells.push_back(Num(r.verify_predicted_fp_rate, "%.4g"));
-      cells.push_back(Num(r.MeasuredFpRate(), "%.4g"));
-      cells.push_back(Num(r.FpZ(), "%.2f"));
+      cells.push_back(FormatNumber(r.verify_bits_per_key, "%.2f"));
+      cells.push_back(FormatNumber(r.verify_predicted_fp_rate, "%.4g"));
+      cells.push_back(FormatNumber(r.MeasuredFpRate(), "%.4g"));
+      cells.push_back(FormatNumber(r.FpZ(), "%.2f"));
     }
     table.AddRow(cells);
   }
@@ -189,8 +188,8 @@ void PrintSizeText(const SizeOptions& o, const std::vector<SizeRow>& rows, std::
       << " filters consulted by a lookup of an absent key (--levels) x predicted FP rate.\n";
   if (FpMode(o)) {
     const double textbook = -std::log(*o.fp_rate) / (std::log(2.0) * std::log(2.0));
-    out << "textbook standard Bloom: -ln(p)/ln(2)^2 = " << Num(textbook, "%.2f")
-        << " bits/key at k = log2(1/p) = " << Num(std::log2(1 / *o.fp_rate), "%.1f")
+    out << "textbook standard Bloom: -ln(p)/ln(2)^2 = " << FormatNumber(textbook, "%.2f")
+        << " bits/key at k = log2(1/p) = " << FormatNumber(std::log2(1 / *o.fp_rate), "%.1f")
         << " probes; sstfilter.StandardBloom uses the best whole number of probes.\n";
   }
   if (o.verify) {

@@ -12,11 +12,12 @@
 #include <memory>
 #include <string>
 
-#include "bench/bench_util.h"
+#include "plugin/core/hash.h"
 #include "plugin/rocksdb/bits_builder.h"
+#include "plugin/rocksdb/compat.h"
 #include "plugin/tools/builtin_predictor.h"
+#include "plugin/tools/policy_factory.h"
 #include "plugin/tools/size_command.h"
-#include "table/block_based/filter_policy_internal.h"
 
 namespace sstfilter::tools {
 namespace {
@@ -32,40 +33,26 @@ constexpr double kTargetFalsePositives = 2000;  // ~2% relative noise
 // indices >= the number added are absent.
 std::string VerifyKey(uint64_t i) {
   std::string key = "sstfsize";
-  const uint64_t v = bench::Mix64(i);
+  const uint64_t v = Mix64(i);
   for (int b = 0; b < 8; ++b) key.push_back(static_cast<char>(v >> (8 * b)));
   return key;
 }
 
 PolicyPtr PolicyForRow(const SizeRow& row, std::string* error) {
-  if (row.filter == "rocksdb.Bloom") return MakeBuiltinPolicy(BuiltinFilter::kBloom, row.setting_value);
-  if (row.filter == "rocksdb.Ribbon") return MakeBuiltinPolicy(BuiltinFilter::kRibbon, row.setting_value);
-  // "sstfilter.X/opt=v" -> {id=sstfilter.X;bits_per_key=B;opt=v}
-  std::string id = row.filter, extra;
-  if (const size_t slash = id.find('/'); slash != std::string::npos) {
-    extra = ";" + id.substr(slash + 1);
-    id.resize(slash);
-  }
-  char bpk[40];
-  std::snprintf(bpk, sizeof(bpk), "%.17g", row.setting_value);
-  rdb::ConfigOptions config;
-  config.ignore_unsupported_options = false;
-  PolicyPtr policy;
-  const rdb::Status s = rdb::FilterPolicy::CreateFromString(
-      config, "{id=" + id + ";bits_per_key=" + bpk + extra + "}", &policy);
-  if (!s.ok() || policy == nullptr) {
-    *error = row.filter + ": " + (s.ok() ? std::string("no such policy") : s.ToString());
-    return nullptr;
-  }
-  return policy;
+  PolicyRequest request;
+  request.filter = row.filter;
+  request.bits_per_key = row.setting_value;
+  request.ribbon_bloom_before_level = -1;  // the sizes are Ribbon's (builtin_predictor.h)
+  MadePolicy made;
+  const rdb::Status s = MakeFilterPolicy(request, &made);
+  if (!s.ok()) *error = s.ToString();
+  return made.policy;
 }
 
 // The builder's own prediction for the filter it just wrote.
 double PredictedByBuilder(rdb::FilterBitsBuilder* builder, size_t keys, size_t bytes) {
-  if (auto* b = dynamic_cast<rdb::BuiltinFilterBitsBuilder*>(builder)) {
-    return b->EstimatedFpRate(keys, bytes);
-  }
   if (auto* b = dynamic_cast<SstFilterBitsBuilder*>(builder)) return b->EstimatedFpRate(keys, bytes);
+  if (auto* b = compat::WithSpaceModel(builder)) return b->EstimatedFpRate(keys, bytes);
   return NAN;
 }
 

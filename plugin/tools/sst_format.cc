@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "plugin/tools/little_endian.h"
+#include "plugin/core/little_endian.h"
 
 namespace sstfilter::tools {
 namespace {

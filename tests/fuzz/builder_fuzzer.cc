@@ -103,12 +103,6 @@ void BuildFromKeys(const FilterConfig& config, SstFilterBitsBuilder* builder,
   }
 }
 
-uint64_t SplitMix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
 
 }  // namespace
 }  // namespace sstfilter
@@ -148,7 +142,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const uint64_t distinct = in.U16() + 1;
     const uint64_t seed = in.U64();
     hashes.resize(count);
-    for (size_t i = 0; i < count; ++i) hashes[i] = SplitMix64(seed + i % distinct);
+    for (size_t i = 0; i < count; ++i) hashes[i] = Mix64(kGoldenGamma + seed + i % distinct);
   }
   const size_t split = split_code % (hashes.size() + 1);
   FilterBuilder builder(config);

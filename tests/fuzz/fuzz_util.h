@@ -14,14 +14,6 @@
 namespace sstfilter {
 namespace fuzz {
 
-inline uint64_t GetLe(const char* in, size_t n) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < n; ++i) {
-    v |= static_cast<uint64_t>(static_cast<uint8_t>(in[i])) << (8 * i);
-  }
-  return v;
-}
-
 // Consumes the fuzz input front to back; past the end it yields zeros, so a
 // short input is still a valid (small) test case.
 class Input {

@@ -33,6 +33,7 @@
 #include "plugin/core/format.h"
 #include "plugin/core/hash.h"
 #include "plugin/core/kind_ops.h"
+#include "plugin/core/little_endian.h"
 #include "plugin/rocksdb/compat.h"
 #include "plugin/rocksdb/policy.h"
 #include "tests/fuzz/fuzz_util.h"
@@ -59,9 +60,9 @@ void ForgeCheck(char* block, size_t len) {
   if (len < kTrailerBytes) return;
   const char* t = block + len - kTrailerBytes;
   Trailer trailer;
-  trailer.params = static_cast<uint32_t>(fuzz::GetLe(t, 4));
-  trailer.num_keys = static_cast<uint32_t>(fuzz::GetLe(t + 4, 4));
-  trailer.seed = static_cast<uint16_t>(fuzz::GetLe(t + 8, 2));
+  trailer.params = static_cast<uint32_t>(DecodeLe(t, 4));
+  trailer.num_keys = static_cast<uint32_t>(DecodeLe(t + 4, 4));
+  trailer.seed = static_cast<uint16_t>(DecodeLe(t + 8, 2));
   trailer.kind = static_cast<FilterKind>(static_cast<uint8_t>(t[10]));
   trailer.version = static_cast<uint8_t>(t[11]);
   EncodeTrailer(trailer, len - kTrailerBytes, block + len - kTrailerBytes);

@@ -1,0 +1,52 @@
+// --help for the benchmarks: only the program's own flags. gflags' built-in
+// --help also lists every flag linked in, and librocksdb brings its tools'
+// flags (about 270 of them in Debian's build).
+#pragma once
+
+#include <gflags/gflags.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace sstfilter::bench {
+
+// True if the command line asks for help (--help, -help, -h, --helpfull).
+inline bool WantsHelp(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    for (const char* h : {"--help", "-help", "-h", "--helpfull", "--helpshort"}) {
+      if (std::strcmp(argv[i], h) == 0) return true;
+    }
+  }
+  return false;
+}
+
+// Prints `usage` and the flags defined in `source_file` (pass __FILE__),
+// each as "--name=default" and its description wrapped at 79 columns.
+inline void PrintOwnFlags(const char* usage, const char* source_file) {
+  std::printf("%s\n\nFlags:\n", usage);
+  std::vector<gflags::CommandLineFlagInfo> flags;
+  gflags::GetAllFlags(&flags);
+  for (const gflags::CommandLineFlagInfo& f : flags) {
+    if (f.filename != source_file) continue;
+    const std::string value = f.type == "string" ? "'" + f.default_value + "'" : f.default_value;
+    std::printf("  --%s=%s\n", f.name.c_str(), value.c_str());
+    std::string line = "     ";
+    size_t start = 0;
+    while (start < f.description.size()) {
+      size_t end = f.description.find(' ', start);
+      if (end == std::string::npos) end = f.description.size();
+      const std::string word = f.description.substr(start, end - start);
+      if (line.size() + 1 + word.size() > 79) {
+        std::printf("%s\n", line.c_str());
+        line = "     ";
+      }
+      line += " " + word;
+      start = end + 1;
+    }
+    if (line.size() > 5) std::printf("%s\n", line.c_str());
+  }
+}
+
+}  // namespace sstfilter::bench
