@@ -29,6 +29,7 @@ PACKAGES=(
   librocksdb-dev rocksdb-tools
   libgflags-dev libgtest-dev libgmock-dev libbenchmark-dev libxxhash-dev
   clang libclang-rt-14-dev gnuplot-nox
+  libjemalloc2
 )
 
 . "$ROOT/scripts/lib/packages.sh"

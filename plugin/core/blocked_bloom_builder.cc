@@ -69,6 +69,7 @@ double BitsPerKeyForFp(const FilterConfig& config, double fp_rate) {
 
 }  // namespace
 
-const KindOps kBlockedBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp};
+const KindOps kBlockedBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp,
+                                  kLineBytes};
 
 }  // namespace sstfilter

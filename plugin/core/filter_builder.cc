@@ -59,9 +59,27 @@ double FilterBuilder::PredictedFpRate(size_t num_keys, size_t len_bytes) const {
   return ops->predicted_fp_rate(config_, num_keys, len_bytes - kTrailerBytes);
 }
 
+size_t FilterBuilder::ChooseLength(size_t num_keys) {
+  const size_t target = PayloadBytes(num_keys);
+  const KindOps* ops = OpsFor(config_.kind);
+  if (fit_.usable_size == nullptr || ops == nullptr || target == 0) {
+    return target + kTrailerBytes;
+  }
+  const size_t granularity = ops->payload_granularity_bytes;
+  const size_t len = FitLength(
+      fit_, target + kTrailerBytes,
+      [&](size_t max_len) -> size_t {
+        if (max_len < kTrailerBytes + granularity) return 0;
+        const size_t payload = max_len - kTrailerBytes;
+        return payload - payload % granularity + kTrailerBytes;
+      },
+      [&](size_t len_bytes) { return PredictedFpRate(num_keys, len_bytes); });
+  return len;
+}
+
 FinishedBlock FilterBuilder::FinishAligned(std::vector<uint64_t>* kept_hashes) {
   const size_t n = hashes_.size();
-  const size_t payload_bytes = PayloadBytes(n);
+  const size_t payload_bytes = ChooseLength(n) - kTrailerBytes;
   FinishedBlock out;
   out.len = payload_bytes + kTrailerBytes;
   // Cache-line-aligned payload: a blocked filter's 64-byte lines then cover

@@ -10,7 +10,9 @@
 //   one builder).
 // - Zero keys give a 16-byte kAlwaysFalse block.
 // - BytesForKeys(n) is the exact size Finish will produce for n distinct
-//   hashes; KeysForBytes is its inverse (the largest n that fits).
+//   hashes, unless an AllocatorFit is set (alloc_fit.h): Finish then picks
+//   a neighbouring length whose allocation has no slack, BytesForKeys(n) on
+//   average. KeysForBytes is its inverse (the largest n that fits).
 #pragma once
 
 #include <cstddef>
@@ -18,6 +20,7 @@
 #include <memory>
 #include <vector>
 
+#include "plugin/core/alloc_fit.h"
 #include "plugin/core/filter_config.h"
 #include "plugin/core/hash_chunks.h"
 
@@ -44,6 +47,13 @@ class FilterBuilder {
   }
   size_t NumKeyHashes() const { return hashes_.size(); }
 
+  // Sizes every later filter for the allocator (optimize_filters_for_memory).
+  void SetAllocatorFit(const AllocatorFit& fit) { fit_ = fit; }
+  // The length the next Finish writes for num_keys distinct hashes:
+  // BytesForKeys(num_keys), or with an AllocatorFit the fitted length, which
+  // takes a turn of the rounding balance as Finish does.
+  size_t ChooseLength(size_t num_keys);
+
   size_t BytesForKeys(size_t num_keys) const;
   size_t KeysForBytes(size_t len_bytes) const;
   // Predicted FP rate of a block of `len_bytes` holding `num_keys` keys.
@@ -64,6 +74,7 @@ class FilterBuilder {
   size_t PayloadBytes(size_t num_keys) const;
 
   FilterConfig config_;
+  AllocatorFit fit_;
   HashChunks hashes_;
   std::vector<uint64_t> contiguous_;  // only during Finish of a kind that gathers hashes
 };

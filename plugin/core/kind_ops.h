@@ -30,6 +30,8 @@ struct KindOps {
                               size_t payload_bytes);
   // Bits per key this kind needs for a predicted FP rate <= fp_rate.
   double (*bits_per_key_for_fp_rate)(const FilterConfig& config, double fp_rate);
+  // The payload lengths this kind can use are the multiples of this.
+  size_t payload_granularity_bytes;
 };
 
 // nullptr for kinds that are not built from keys (AlwaysTrue/AlwaysFalse).

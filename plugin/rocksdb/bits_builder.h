@@ -1,6 +1,8 @@
 // RocksDB FilterBitsBuilder over the pure core FilterBuilder.
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -10,6 +12,17 @@
 
 namespace sstfilter {
 
+// How RocksDB holds a filter block read back from disk: one allocation of
+// its length plus the 5-byte block trailer, from the process's malloc (what
+// RocksDB's built-in builders size for too), charged at malloc_usable_size.
+// A block cache with its own MemoryAllocator is not seen here. Where the C
+// library has no malloc_usable_size, no fit (lengths as configured).
+AllocatorFit AllocatorFitForBlocks(std::atomic<int64_t>* balance);
+
+// malloc_usable_size of a fresh allocation of `request` bytes; `request`
+// where there is no malloc_usable_size.
+size_t MallocUsableSize(size_t request);
+
 class SstFilterBitsBuilder : public ROCKSDB_NAMESPACE::FilterBitsBuilder {
  public:
   // `detect_construct_corruption` is BlockBasedTableOptions::
@@ -17,6 +30,9 @@ class SstFilterBitsBuilder : public ROCKSDB_NAMESPACE::FilterBitsBuilder {
   explicit SstFilterBitsBuilder(const FilterConfig& config,
                                 bool detect_construct_corruption = false)
       : core_(config), detect_construct_corruption_(detect_construct_corruption) {}
+
+  // optimize_filters_for_memory: lengths chosen for the allocator.
+  void SetAllocatorFit(const AllocatorFit& fit) { core_.SetAllocatorFit(fit); }
 
   void AddKey(const ROCKSDB_NAMESPACE::Slice& key) override;
 #if SSTF_HAS_ADD_KEY_AND_ALT

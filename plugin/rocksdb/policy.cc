@@ -171,8 +171,18 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* SstFilterPolicy::GetBuilderWithContext(
   // Unreachable through RocksDB's checks (DB::Open validates); if someone
   // bypasses them, write no filter rather than one the user did not ask for.
   if (!ConfigError().empty()) return nullptr;
-  return new SstFilterBitsBuilder(ResolvedConfig(),
-                                  context.table_options.detect_filter_construct_corruption);
+  return NewBuilder(ResolvedConfig(), context.table_options);
+}
+
+ROCKSDB_NAMESPACE::FilterBitsBuilder* SstFilterPolicy::NewBuilder(
+    const FilterConfig& config,
+    const ROCKSDB_NAMESPACE::BlockBasedTableOptions& table_options) const {
+  auto* builder =
+      new SstFilterBitsBuilder(config, table_options.detect_filter_construct_corruption);
+  if (table_options.optimize_filters_for_memory) {
+    builder->SetAllocatorFit(AllocatorFitForBlocks(&rounding_balance_));
+  }
+  return builder;
 }
 
 ROCKSDB_NAMESPACE::FilterBitsReader* SstFilterPolicy::GetFilterBitsReader(

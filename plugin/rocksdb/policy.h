@@ -20,11 +20,13 @@
 // every case by ValidateOptions, i.e. DB::Open refuses to open.
 #pragma once
 
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/table.h>
 
 #include "plugin/core/filter_config.h"
 
@@ -95,6 +97,17 @@ class SstFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
   mutable std::mutex fp_cache_mu_;
   mutable FpCache fp_cache_{-1.0, 0, 0.0};
   std::string config_error_;
+
+ protected:
+  // A builder for `config`, sized for the allocator when the table options
+  // say optimize_filters_for_memory (alloc_fit.h), with this policy's
+  // rounding balance.
+  ROCKSDB_NAMESPACE::FilterBitsBuilder* NewBuilder(
+      const FilterConfig& config,
+      const ROCKSDB_NAMESPACE::BlockBasedTableOptions& table_options) const;
+
+ private:
+  mutable std::atomic<int64_t> rounding_balance_{0};
 };
 
 // Full policy id of a kind: "sstfilter.StandardBloom".

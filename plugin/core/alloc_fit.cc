@@ -1,0 +1,55 @@
+#include "plugin/core/alloc_fit.h"
+
+#include <cmath>
+
+namespace sstfilter {
+namespace {
+
+constexpr double kBalanceUnit = 4294967296.0;  // 2^32, as RocksDB's balance
+
+// The largest usable size below `cls` among requests >= `floor`, or 0.
+size_t ClassBelow(size_t (*usable)(size_t), size_t cls, size_t floor) {
+  if (floor == 0 || usable(floor) >= cls) return 0;
+  size_t lo = floor, hi = cls - 1;  // usable(lo) < cls; find the largest such
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo + 1) / 2;
+    if (usable(mid) < cls) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return usable(lo);
+}
+
+}  // namespace
+
+size_t FitLength(const AllocatorFit& fit, size_t target_len,
+                 const std::function<size_t(size_t)>& valid_length,
+                 const std::function<double(size_t)>& fp_rate) {
+  if (fit.usable_size == nullptr || target_len == 0) return target_len;
+  const size_t request = target_len + fit.extra_bytes;
+  const size_t up_class = fit.usable_size(request);
+  // No slack to recover; or a usable size this far above the request,
+  // which says malloc_usable_size is not the allocator's (mislinked).
+  if (up_class == request || up_class / 2 > request) return target_len;
+  const size_t up_len = valid_length(up_class - fit.extra_bytes);
+  const size_t down_class = ClassBelow(fit.usable_size, up_class, request - request / 4);
+  const size_t down_len =
+      down_class > fit.extra_bytes ? valid_length(down_class - fit.extra_bytes) : 0;
+
+  const double target_fp = fp_rate(target_len);
+  size_t chosen = up_len >= target_len ? up_len : target_len;
+  if (down_len > 0 && down_len < target_len && fit.balance != nullptr) {
+    const double down_fp = fp_rate(down_len);
+    const double balance = static_cast<double>(fit.balance->load(std::memory_order_relaxed));
+    if (down_fp < 1 && balance + (down_fp - target_fp) * kBalanceUnit <= 0) chosen = down_len;
+  }
+  if (fit.balance != nullptr) {
+    const double diff = (fp_rate(chosen) - target_fp) * kBalanceUnit;
+    fit.balance->fetch_add(static_cast<int64_t>(std::llround(diff)), std::memory_order_relaxed);
+  }
+  return chosen;
+}
+
+}  // namespace sstfilter

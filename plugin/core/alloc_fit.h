@@ -1,0 +1,53 @@
+// Filter lengths chosen for the allocator (RocksDB's
+// optimize_filters_for_memory).
+//
+// What a filter really costs is the allocation that holds it: RocksDB reads
+// a filter block back from disk into one allocation of its length plus the
+// 5-byte block trailer and charges the block cache the allocator's usable
+// size of it. jemalloc rounds a request up to its next size class (four
+// classes per power of two, e.g. 1024, 1280, 1536, 1792, 2048), which leaves
+// 9-11% slack on average over filter-sized blocks (measured over 400
+// filters of 1K-200K keys at 10 bits/key); glibc malloc leaves under 0.1%.
+//
+// FitLength picks, for each filter, a length whose allocation is exactly a
+// size class: the class just below the length the budget asks for or the
+// one just above. Which one is decided by a balance of predicted FP rates
+// shared by a policy's filters (RocksDB's aggregate rounding balance, PR
+// 6427): round down only while the filters so far are at or better than
+// the budget's FP rate on average. Unlike RocksDB's builders, which try
+// 3/4, 13/16, 7/8 and 15/16 of the length before rounding up, only the two
+// neighbouring classes are candidates: the FP rate is convex in the
+// length, so the smallest deviations give the lowest average FP rate for
+// the same average memory.
+//
+// Pure: the allocator is a function given by the caller (the RocksDB
+// adapter probes malloc_usable_size).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+namespace sstfilter {
+
+struct AllocatorFit {
+  // Usable size of an allocation of `request` bytes (>= request, monotone).
+  size_t (*usable_size)(size_t request) = nullptr;
+  // Bytes allocated along with the block: RocksDB's block trailer.
+  size_t extra_bytes = 5;
+  // Sum over a policy's filters of (chosen - budgeted) FP rate, in units
+  // of 2^-32; shared by every builder of one policy. Races only skew one
+  // decision: updates are atomic and relative.
+  std::atomic<int64_t>* balance = nullptr;
+};
+
+// Candidate lengths: `valid_length(max_len)` returns the largest length the
+// kind can write that is <= max_len (0 if none); `fp_rate(len)` is the
+// predicted FP rate at that length. Returns the chosen length: `target_len`
+// itself if its allocation has no slack.
+size_t FitLength(const AllocatorFit& fit, size_t target_len,
+                 const std::function<size_t(size_t)>& valid_length,
+                 const std::function<double(size_t)>& fp_rate);
+
+}  // namespace sstfilter

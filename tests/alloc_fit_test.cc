@@ -1,0 +1,109 @@
+// Filter lengths fitted to the allocator's size classes (alloc_fit.h), with
+// a model of jemalloc's classes: no slack, the FP rate averaged over
+// filters at or below the budget's, less allocated memory than unfitted.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "plugin/core/alloc_fit.h"
+#include "plugin/core/filter_builder.h"
+#include "plugin/core/filter_reader.h"
+#include "plugin/core/hash.h"
+#include "tests/test_util.h"
+
+namespace sstfilter {
+namespace {
+
+// jemalloc's size classes (jemalloc 5, 4 KiB pages): 8, then multiples of
+// 16 up to 128, then four classes per power of two (e.g. 1280, 1536, 1792,
+// 2048).
+size_t JemallocClass(size_t n) {
+  if (n <= 8) return 8;
+  if (n <= 128) return (n + 15) / 16 * 16;
+  size_t pow2 = 128;
+  while (pow2 * 2 < n) pow2 *= 2;
+  const size_t step = pow2 / 4;
+  return (n + step - 1) / step * step;
+}
+size_t ExactClass(size_t n) { return n; }  // glibc: slack under 0.1%
+
+// Key counts log-uniform in [lo, hi], as SST files of mixed sizes.
+std::vector<size_t> FilterSizes(size_t count, double lo, double hi, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(std::log(lo), std::log(hi));
+  std::vector<size_t> sizes;
+  for (size_t i = 0; i < count; ++i) sizes.push_back(static_cast<size_t>(std::exp(u(rng))));
+  return sizes;
+}
+
+class AllocFitTest : public ::testing::TestWithParam<FilterConfig> {};
+
+TEST_P(AllocFitTest, LengthsFillSizeClassesAndKeepTheFpBudget) {
+  for (const auto& range : {std::make_pair(1000.0, 5000.0), std::make_pair(1000.0, 200000.0)}) {
+    std::atomic<int64_t> balance{0};
+    FilterBuilder fitted(GetParam());
+    fitted.SetAllocatorFit({JemallocClass, 5, &balance});
+    const FilterBuilder plain(GetParam());
+    double fp_fitted = 0, fp_budget = 0, alloc_fitted = 0, alloc_plain = 0;
+    const std::vector<size_t> sizes = FilterSizes(400, range.first, range.second, 1);
+    for (size_t n : sizes) {
+      const size_t target = plain.BytesForKeys(n);
+      const size_t len = fitted.ChooseLength(n);
+      const size_t slack = JemallocClass(len + 5) - (len + 5);
+      // Byte-granular kinds fill the class; BlockedBloom is bound to
+      // 64-byte lines.
+      EXPECT_LT(slack, GetParam().kind == FilterKind::kBlockedBloom ? 64u : 1u) << n;
+      EXPECT_GE(len, target * 3 / 4) << n;
+      EXPECT_LE(len, target * 4 / 3) << n;
+      fp_fitted += plain.PredictedFpRate(n, len);
+      fp_budget += plain.PredictedFpRate(n, target);
+      alloc_fitted += JemallocClass(len + 5);
+      alloc_plain += JemallocClass(target + 5);
+    }
+    // The balance never goes positive, so the fitted filters' FP rates sum
+    // to at most the budget's, up to the balance's rounding (2^-32 each).
+    EXPECT_LE(fp_fitted, fp_budget + sizes.size() * std::ldexp(1.0, -32));
+    EXPECT_LT(alloc_fitted, alloc_plain);
+  }
+}
+
+TEST_P(AllocFitTest, ExactAllocatorKeepsTheConfiguredLength) {
+  std::atomic<int64_t> balance{0};
+  FilterBuilder fitted(GetParam());
+  fitted.SetAllocatorFit({ExactClass, 5, &balance});
+  for (size_t n : {1, 10, 1000, 4321, 100000}) {
+    EXPECT_EQ(fitted.ChooseLength(n), FilterBuilder(GetParam()).BytesForKeys(n)) << n;
+  }
+}
+
+// Fitted filters are real filters: every key found, the length as chosen.
+TEST_P(AllocFitTest, FittedFiltersHaveNoFalseNegatives) {
+  std::atomic<int64_t> balance{0};
+  FilterBuilder b(GetParam());
+  b.SetAllocatorFit({JemallocClass, 5, &balance});
+  for (size_t n : FilterSizes(30, 1, 50000, 2)) {
+    for (size_t i = 0; i < n; ++i) {
+      const std::string k = test::Key(i, n);
+      b.AddKeyHash(HashKey(k.data(), k.size()));
+    }
+    size_t len = 0;
+    const auto block = b.Finish(&len);
+    EXPECT_LT(JemallocClass(len + 5) - (len + 5),
+              GetParam().kind == FilterKind::kBlockedBloom ? 64u : 1u) << n;
+    for (size_t i = 0; i < n; ++i) {
+      const std::string k = test::Key(i, n);
+      ASSERT_TRUE(FilterMayMatch(block.get(), len, HashKey(k.data(), k.size())))
+          << "false negative, n=" << n << " i=" << i;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKinds, AllocFitTest, ::testing::ValuesIn(test::AllConfigs()),
+                         [](const auto& info) { return test::ConfigName(info.param); });
+
+}  // namespace
+}  // namespace sstfilter
