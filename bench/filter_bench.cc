@@ -64,6 +64,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/allocator.h"
 #include "bench/bench_util.h"
 #include "bench/flag_help.h"
 #include "bench/heap_counter.h"
@@ -74,6 +75,13 @@
 #include "plugin/tools/policy_factory.h"
 #include "plugin/tools/text_output.h"
 
+DEFINE_string(allocator, "system",
+              "jemalloc: re-run with Debian's libjemalloc2 preloaded (RocksDB's "
+              "production allocator); system: the C library's malloc.");
+DEFINE_bool(optimize_filters_for_memory, false,
+            "BlockBasedTableOptions::optimize_filters_for_memory of every build: "
+            "each filter's length chosen for the allocator's size classes (RocksDB's "
+            "default since 9.2; see alloc_bits_per_key).");
 DEFINE_int32(rounds, 1,
              "Measure every configuration this many times, one after the "
              "other in turn, and report the fastest times (FP counts come "
@@ -256,6 +264,11 @@ struct Result {
   double peak_rss_delta_bytes_per_key = kNaN;
 
   double BitsPerKey() const { return filter_bytes * 8.0 / keys; }
+  // What the block cache is charged for the block read back: the
+  // allocator's usable size of filter bytes + the 5-byte block trailer.
+  double AllocBitsPerKey() const {
+    return filter_bytes ? sstfilter::MallocUsableSize(filter_bytes + 5) * 8.0 / keys : kNaN;
+  }
   double FpRate() const { return static_cast<double>(fp_count) / fp_queries; }
   // log2(1/0) is infinite, which would make the overhead a meaningless -100%.
   double OverheadPct() const {
@@ -366,7 +379,8 @@ Result RunOne(const Config& config, const std::vector<char>& positives,
   result.queries = negatives.size() / kKeyBytes;
 
   std::fprintf(stderr, "[filter_bench] building %s ...\n", id.c_str());
-  const ROCKSDB_NAMESPACE::BlockBasedTableOptions table_options;
+  ROCKSDB_NAMESPACE::BlockBasedTableOptions table_options;
+  table_options.optimize_filters_for_memory = FLAGS_optimize_filters_for_memory;
   const ROCKSDB_NAMESPACE::FilterBuildingContext context(table_options);
   std::unique_ptr<const char[]> buf;
   Slice filter;
@@ -475,12 +489,15 @@ std::vector<std::pair<std::string, std::string>> Columns(const Result& r) {
       {"fp_queries", std::to_string(r.fp_queries)},
       {"temp_bytes_per_key", FormatNumber(r.temp_bytes_per_key, "%.2f")},
       {"peak_rss_delta_bytes_per_key", FormatNumber(r.peak_rss_delta_bytes_per_key, "%.2f")},
+      {"alloc_bits_per_key", FormatNumber(r.AllocBitsPerKey(), "%.3f")},
   };
 }
 
 void PrintTable(const std::vector<Result>& results,
                 const std::vector<std::string>& warnings) {
   for (const std::string& w : warnings) std::printf("# WARNING: %s\n", w.c_str());
+  std::printf("# allocator=%s optimize_filters_for_memory=%d\n", sstfilter::bench::AllocatorName(),
+              FLAGS_optimize_filters_for_memory ? 1 : 0);
   std::printf("# keys=%llu queries=%llu batch=%d repeat=%d rounds=%d seed=%llu%s build=%s\n",
               static_cast<unsigned long long>(FLAGS_keys),
               static_cast<unsigned long long>(FLAGS_queries), FLAGS_batch,
@@ -532,13 +549,7 @@ int main(int argc, char** argv) {
   const char* usage =
       "Builds and queries RocksDB filter policies (sstfilter and built-in) "
       "and reports size, FP rate and speed.";
-  if (sstfilter::bench::WantsHelp(argc, argv)) {
-    sstfilter::bench::PrintOwnFlags(usage, __FILE__);
-    return 0;
-  }
-  gflags::SetUsageMessage(usage);
-  gflags::ParseCommandLineFlags(&argc, &argv, true);
-  if (argc > 1) Fatal(std::string("unexpected argument '") + argv[1] + "'");
+  sstfilter::bench::StartBenchmark(&argc, &argv, "filter_bench", usage, __FILE__, FLAGS_allocator);
   if (FLAGS_keys == 0 || FLAGS_queries == 0) Fatal("--keys and --queries must be positive");
   if (FLAGS_batch < 1 || FLAGS_batch > kMaxBatch) Fatal("--batch must be in 1..32");
   if (FLAGS_repeat < 1) Fatal("--repeat must be at least 1");

@@ -1,4 +1,4 @@
-// --help for the benchmarks: only the program's own flags. gflags' built-in
+// The benchmarks' command line. --help lists only the program's own flags. gflags' built-in
 // --help also lists every flag linked in, and librocksdb brings its tools'
 // flags (about 270 of them in Debian's build).
 #pragma once
@@ -6,9 +6,12 @@
 #include <gflags/gflags.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "bench/allocator.h"
 
 namespace sstfilter::bench {
 
@@ -46,6 +49,32 @@ inline void PrintOwnFlags(const char* usage, const char* source_file) {
       start = end + 1;
     }
     if (line.size() > 5) std::printf("%s\n", line.c_str());
+  }
+}
+
+// The start of every benchmark's main: --help with only the program's own
+// flags (exit 0), gflags parsing, no positional arguments, and the
+// --allocator flag (re-executes under jemalloc; allocator.h). A usage error
+// exits with status 2 and a message. `allocator` is the program's
+// FLAGS_allocator, read after parsing.
+inline void StartBenchmark(int* argc, char*** argv, const char* program, const char* usage,
+                           const char* source_file, const std::string& allocator) {
+  const std::vector<char*> original_argv(*argv, *argv + *argc + 1);
+  if (WantsHelp(*argc, *argv)) {
+    PrintOwnFlags(usage, source_file);
+    std::exit(0);
+  }
+  gflags::SetUsageMessage(usage);
+  gflags::ParseCommandLineFlags(argc, argv, true);
+  std::string error;
+  if (*argc > 1) {
+    error = std::string("unexpected argument '") + (*argv)[1] + "'";
+  } else {
+    UseAllocator(allocator, const_cast<char**>(original_argv.data()), &error);
+  }
+  if (!error.empty()) {
+    std::fprintf(stderr, "[%s] ERROR: %s\n", program, error.c_str());
+    std::exit(2);
   }
 }
 

@@ -61,6 +61,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/allocator.h"
 #include "bench/flag_help.h"
 #include "bench/lsm_compactor.h"
 #include "bench/lsm_keys.h"
@@ -76,6 +77,12 @@ DEFINE_string(policies, "none,rocksdb.Bloom,rocksdb.Ribbon,sstfilter.*",
               "sstfilter policy), or any id N created as 'N:<bits_per_key>'; "
               "'N/opt=v/opt2=w' adds policy options, e.g. "
               "sstfilter.LevelAware/bottommost_bits_per_key=0.");
+DEFINE_string(allocator, "system",
+              "jemalloc: re-run with Debian's libjemalloc2 preloaded (RocksDB's "
+              "production allocator); system: the C library's malloc.");
+DEFINE_string(optimize_filters_for_memory, "auto",
+              "BlockBasedTableOptions::optimize_filters_for_memory of every "
+              "policy: true, false, or auto (true under jemalloc).");
 DEFINE_string(bits_per_key, "6,10,16",
               "Comma-separated filter memory budgets, actual bits per key; one "
               "database per policy and budget ('none' runs once).");
@@ -157,6 +164,13 @@ double Seconds(Clock::time_point start) {
 std::string Key(uint64_t i) { return LsmKey(i, FLAGS_seed); }
 std::string Value(uint64_t i) { return LsmValue(i, FLAGS_value_bytes); }
 
+// RocksDB's default since 9.2 where it matters (jemalloc), else off, as
+// in RocksDB 7.8 (unless --optimize_filters_for_memory says otherwise).
+bool OptimizeFiltersForMemory() {
+  if (FLAGS_optimize_filters_for_memory == "auto") return sstfilter::bench::RunningOnJemalloc();
+  return FLAGS_optimize_filters_for_memory == "true";
+}
+
 PolicySpec MakeSpec(const std::string& policy, const std::string& param, double budget) {
   // The trial filter for rocksdb.Ribbon's calibration holds the keys of a
   // 256 KiB file (target_file * multiplier^2): the last level's files in
@@ -219,6 +233,7 @@ rdb::Options DbOptions(const PolicySpec& spec) {
   rdb::BlockBasedTableOptions table;
   table.filter_policy = spec.filter_policy;
   table.cache_index_and_filter_blocks = false;  // held by the table readers
+  table.optimize_filters_for_memory = OptimizeFiltersForMemory();
   if (FLAGS_block_cache_bytes == 0) {
     table.no_block_cache = true;
   } else {
@@ -448,6 +463,8 @@ std::string HeaderComment() {
 #endif
   );
   std::string comment = buf;
+  comment += std::string("# allocator=") + sstfilter::bench::AllocatorName() +
+             " optimize_filters_for_memory=" + (OptimizeFiltersForMemory() ? "1" : "0") + "\n";
 #if !defined(__OPTIMIZE__)
   comment += "# WARNING: lsm_bench compiled WITHOUT optimisation; latencies are not representative\n";
 #endif
@@ -533,14 +550,10 @@ int main(int argc, char** argv) {
   const char* usage =
       "Builds a multi-level RocksDB per filter policy and budget and measures "
       "wasted reads per miss, FP rates by level and lookup latency.";
-  if (sstfilter::bench::WantsHelp(argc, argv)) {
-    sstfilter::bench::PrintOwnFlags(usage, __FILE__);
-    return 0;
-  }
-  gflags::SetUsageMessage(usage);
-  gflags::ParseCommandLineFlags(&argc, &argv, true);
-  if (argc > 1) {
-    std::fprintf(stderr, "[lsm_bench] ERROR: unexpected argument '%s'\n", argv[1]);
+  sstfilter::bench::StartBenchmark(&argc, &argv, "lsm_bench", usage, __FILE__, FLAGS_allocator);
+  if (FLAGS_optimize_filters_for_memory != "auto" && FLAGS_optimize_filters_for_memory != "true" &&
+      FLAGS_optimize_filters_for_memory != "false") {
+    std::fprintf(stderr, "[lsm_bench] ERROR: --optimize_filters_for_memory must be true, false or auto\n");
     return 2;
   }
   return sstfilter::bench::Main();

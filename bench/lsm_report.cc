@@ -75,6 +75,7 @@ Row Columns(const RunResult& r) {
       {"files_per_level", r.shape},
       {"load_s", FormatNumber(r.load_seconds, "%.1f")},
       {"setting", r.setting},
+      {"alloc_bits_per_key", FormatNumber(r.tables.AllocBitsPerKey(), "%.3f")},
   };
 }
 

@@ -10,6 +10,8 @@
 #include <map>
 #include <thread>
 
+#include "plugin/rocksdb/bits_builder.h"  // MallocUsableSize
+
 namespace sstfilter::bench {
 
 namespace rdb = ROCKSDB_NAMESPACE;
@@ -79,6 +81,8 @@ TableSummary SummarizeTables(rdb::DB* db, const std::string& expected_policy,
       ++c.files;
       c.entries += entries;
       c.filter_bytes += p->filter_size;
+      // Partitioned filters are several blocks; counted as one here.
+      if (p->filter_size > 0) c.alloc_bytes += sstfilter::MallocUsableSize(p->filter_size + 5);
     };
     add(summary);
     if (const auto it = level_of.find(file);

@@ -58,7 +58,11 @@ struct TableCounts {
   uint64_t files = 0;
   uint64_t entries = 0;         // filter entries (num_entries if not recorded)
   uint64_t filter_bytes = 0;    // sum of filter_size
+  // Sum over filters of the allocator's usable size of filter_size + 5:
+  // what the block cache is charged for them (see memory_bench.cc).
+  uint64_t alloc_bytes = 0;
   double BitsPerKey() const { return entries ? filter_bytes * 8.0 / entries : 0; }
+  double AllocBitsPerKey() const { return entries ? alloc_bytes * 8.0 / entries : 0; }
 };
 
 // What the table properties of every live SST file say.

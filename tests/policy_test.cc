@@ -15,6 +15,9 @@
 #include <rocksdb/table.h>
 #include <rocksdb/utilities/object_registry.h>
 
+#include <rocksdb/version.h>
+
+#include "include/sstfilter/sstfilter.h"
 #include "plugin/core/bloom_math.h"
 #include "plugin/rocksdb/option_types.h"
 #include "plugin/rocksdb/policy.h"
@@ -213,6 +216,31 @@ TEST(PolicyTest, SerializedFormRoundTrips) {
     std::string mismatch;
     EXPECT_TRUE(policy->AreEquivalent(config_options, again.get(), &mismatch))
         << serialized << " mismatch " << mismatch;
+  }
+}
+
+// The public entry point: idempotent beside the load-time registration, and
+// never OK without a policy.
+TEST(PolicyTest, RegisterAllIsIdempotentAndNewFilterPolicyIsStrict) {
+  auto library = std::make_shared<ROCKSDB_NAMESPACE::ObjectLibrary>("explicit");
+  ASSERT_TRUE(RegisterAll(*library).ok());
+  ASSERT_TRUE(RegisterAll(*library).ok());
+  EXPECT_EQ(library->GetFactoryCount(FilterPolicy::Type()), PolicyIds().size() + 1);
+  const size_t before =
+      ROCKSDB_NAMESPACE::ObjectLibrary::Default()->GetFactoryCount(FilterPolicy::Type());
+  ASSERT_TRUE(RegisterAll().ok());  // the library registered itself at load
+  EXPECT_EQ(ROCKSDB_NAMESPACE::ObjectLibrary::Default()->GetFactoryCount(FilterPolicy::Type()),
+            before);
+  EXPECT_STREQ(RocksDBVersionBuiltAgainst(), ROCKSDB_NAMESPACE::GetRocksVersionAsString().c_str());
+
+  std::shared_ptr<const FilterPolicy> policy;
+  ASSERT_TRUE(NewFilterPolicy("sstfilter.Ribbon:10", &policy).ok());
+  ASSERT_NE(policy, nullptr);
+  EXPECT_STREQ(policy->Name(), "sstfilter.Ribbon");
+  for (const char* bad : {"sstfilter.Riboon:10", "sstfilter.Ribbon:ten", "nosuch.Policy", ""}) {
+    const Status s = NewFilterPolicy(bad, &policy);
+    EXPECT_FALSE(s.ok()) << bad;
+    EXPECT_EQ(policy, nullptr) << bad;
   }
 }
 

@@ -11,14 +11,19 @@
 //
 // FitLength picks, for each filter, a length whose allocation is exactly a
 // size class: the class just below the length the budget asks for or the
-// one just above. Which one is decided by a balance of predicted FP rates
-// shared by a policy's filters (RocksDB's aggregate rounding balance, PR
-// 6427): round down only while the filters so far are at or better than
-// the budget's FP rate on average. Unlike RocksDB's builders, which try
-// 3/4, 13/16, 7/8 and 15/16 of the length before rounding up, only the two
-// neighbouring classes are candidates: the FP rate is convex in the
-// length, so the smallest deviations give the lowest average FP rate for
-// the same average memory.
+// one just above. It rounds down only while the filters so far are at or
+// better than the budget's FP rate on average: a balance of predicted FP
+// rates shared by a policy's filters (RocksDB's aggregate rounding balance,
+// PR 6427), which never goes positive. So the FP rate averaged over a
+// policy's filters stays at the configured budget's, and the memory near
+// it: the FP rate is convex in the length, so rounding costs a little of
+// either (measured with bench/memory_bench, docs/BENCHMARKS.md). RocksDB's
+// builders try 3/4, 13/16, 7/8 and 15/16 of the length before rounding up;
+// here only the two neighbouring classes are candidates, the smallest
+// deviations. Choosing by the tangent of the FP curve instead (round down
+// where that is the cheaper trade) measured within noise on filters of
+// mixed sizes and overspent memory by 6% on an LSM's filters of similar
+// sizes, where rounding up is always the cheaper trade.
 //
 // Pure: the allocator is a function given by the caller (the RocksDB
 // adapter probes malloc_usable_size).

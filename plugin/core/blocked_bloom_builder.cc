@@ -70,6 +70,6 @@ double BitsPerKeyForFp(const FilterConfig& config, double fp_rate) {
 }  // namespace
 
 const KindOps kBlockedBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp,
-                                  kLineBytes};
+                                  kLineBytes, 0};
 
 }  // namespace sstfilter

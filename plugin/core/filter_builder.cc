@@ -59,6 +59,13 @@ double FilterBuilder::PredictedFpRate(size_t num_keys, size_t len_bytes) const {
   return ops->predicted_fp_rate(config_, num_keys, len_bytes - kTrailerBytes);
 }
 
+size_t FilterBuilder::FinishScratchBytes(size_t num_keys) const {
+  const KindOps* ops = OpsFor(config_.kind);
+  return ops == nullptr ? 0
+                        : static_cast<size_t>(ops->scratch_bytes_per_key *
+                                              static_cast<double>(num_keys));
+}
+
 size_t FilterBuilder::ChooseLength(size_t num_keys) {
   const size_t target = PayloadBytes(num_keys);
   const KindOps* ops = OpsFor(config_.kind);

@@ -69,6 +69,11 @@ class FilterBuilder {
   FinishedBlock FinishAligned(std::vector<uint64_t>* kept_hashes = nullptr);
 
   const FilterConfig& config() const { return config_; }
+  // Changes what later filters are built as (hashes added so far are kept).
+  void set_config(const FilterConfig& config) { config_ = config; }
+  // Memory Finish will hold for num_keys hashes beyond the hashes and the
+  // filter itself (Ribbon's band; see KindOps::scratch_bytes_per_key).
+  size_t FinishScratchBytes(size_t num_keys) const;
 
  private:
   size_t PayloadBytes(size_t num_keys) const;

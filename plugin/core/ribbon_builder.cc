@@ -462,6 +462,6 @@ double BitsPerKeyForFp(const FilterConfig& config, double fp_rate) {
 
 }  // namespace
 
-const KindOps kRibbonOps = {PayloadBytes, Build, PredictedFp, BitsPerKeyForFp, 1};
+const KindOps kRibbonOps = {PayloadBytes, Build, PredictedFp, BitsPerKeyForFp, 1, 13.5};
 
 }  // namespace sstfilter

@@ -44,6 +44,6 @@ double BitsPerKeyForFp(const FilterConfig&, double fp_rate) {
 
 }  // namespace
 
-const KindOps kStandardBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp, 1};
+const KindOps kStandardBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp, 1, 0};
 
 }  // namespace sstfilter

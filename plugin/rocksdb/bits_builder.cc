@@ -1,6 +1,9 @@
 #include "plugin/rocksdb/bits_builder.h"
 
+#include <rocksdb/env.h>
+
 #include "plugin/core/filter_reader.h"
+#include "plugin/core/format.h"
 #include "plugin/core/hash.h"
 
 #if defined(__GLIBC__) || defined(__linux__)
@@ -34,8 +37,40 @@ AllocatorFit AllocatorFitForBlocks(std::atomic<int64_t>* balance) {
 void SstFilterBitsBuilder::AddHash(uint64_t h) {
   const size_t before = core_.NumKeyHashes();
   core_.AddKeyHash(h);
-  // Only hashes the builder kept (not adjacent repeats) enter the checksum.
-  if (detect_construct_corruption_ && core_.NumKeyHashes() != before) hash_xor_ ^= h;
+  if (core_.NumKeyHashes() == before) return;  // an adjacent repeat, not kept
+  if (detect_construct_corruption_) hash_xor_ ^= h;
+  // One more cache entry per 32K hashes (256 KiB of them).
+  if (reservation_ != nullptr &&
+      core_.NumKeyHashes() % (CacheReservation::kEntryBytes / sizeof(uint64_t)) == 1) {
+    ReserveForHashes();
+  }
+}
+
+void SstFilterBitsBuilder::ChargeConstructionTo(std::shared_ptr<ROCKSDB_NAMESPACE::Cache> cache,
+                                                ROCKSDB_NAMESPACE::Logger* info_log) {
+  reservation_ = std::make_unique<CacheReservation>(std::move(cache));
+  info_log_ = info_log;
+}
+
+// A refused reservation for hashes is not an error: the hashes are already
+// held, as RocksDB's built-ins do too.
+void SstFilterBitsBuilder::ReserveForHashes() {
+  reservation_->ReserveAtLeast(core_.NumKeyHashes() * sizeof(uint64_t));
+}
+
+void SstFilterBitsBuilder::ReserveForFinish() {
+  const size_t n = core_.NumKeyHashes();
+  const size_t scratch = core_.FinishScratchBytes(n);
+  if (scratch == 0 || reservation_->ReserveAtLeast(n * sizeof(uint64_t) + scratch)) return;
+  // As rocksdb.Ribbon falls back to Bloom: no error, no false negative.
+  FilterConfig fallback = core_.config();
+  fallback.kind = FilterKind::kBlockedBloom;
+  fallback.lines_per_key = 1;
+  ROCKSDB_NAMESPACE::Log(ROCKSDB_NAMESPACE::InfoLogLevel::WARN_LEVEL, info_log_,
+                         "[sstfilter] block cache refused %zu bytes for building a %s filter "
+                         "of %zu keys; building it as BlockedBloom",
+                         scratch, KindName(core_.config().kind), n);
+  core_.set_config(fallback);
 }
 
 void SstFilterBitsBuilder::AddKey(const ROCKSDB_NAMESPACE::Slice& key) {
@@ -57,8 +92,12 @@ ROCKSDB_NAMESPACE::Slice SstFilterBitsBuilder::Finish(
     std::unique_ptr<const char[]>* buf) {
   // Aligned build (see FilterBuilder::FinishAligned); the Slice points into
   // the buffer RocksDB keeps alive for as long as it uses the filter.
+  const FilterConfig config = core_.config();
+  if (reservation_ != nullptr) ReserveForFinish();
   FinishedBlock block =
       core_.FinishAligned(detect_construct_corruption_ ? &kept_hashes_ : nullptr);
+  core_.set_config(config);
+  if (reservation_ != nullptr) reservation_->ReleaseAll();
   if (detect_construct_corruption_) {
     // XOR is order-independent, so a kind that reorders hashes while
     // building still matches; a changed or lost hash does not.

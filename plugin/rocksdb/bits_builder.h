@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "plugin/core/filter_builder.h"
+#include "plugin/rocksdb/cache_reservation.h"
 #include "plugin/rocksdb/compat.h"
 
 namespace sstfilter {
@@ -33,6 +34,11 @@ class SstFilterBitsBuilder : public ROCKSDB_NAMESPACE::FilterBitsBuilder {
 
   // optimize_filters_for_memory: lengths chosen for the allocator.
   void SetAllocatorFit(const AllocatorFit& fit) { core_.SetAllocatorFit(fit); }
+  // Charges the builder's memory to `cache` (cache_reservation.h). If
+  // Ribbon's banding cannot be reserved, that filter is built as
+  // BlockedBloom at the same bits per key and `info_log` says so.
+  void ChargeConstructionTo(std::shared_ptr<ROCKSDB_NAMESPACE::Cache> cache,
+                            ROCKSDB_NAMESPACE::Logger* info_log);
 
   void AddKey(const ROCKSDB_NAMESPACE::Slice& key) override;
 #if SSTF_HAS_ADD_KEY_AND_ALT
@@ -74,8 +80,15 @@ class SstFilterBitsBuilder : public ROCKSDB_NAMESPACE::FilterBitsBuilder {
 
   void AddHash(uint64_t h);
 
+  // With charging on: brings the reservation up to the hashes held, and
+  // at Finish to the kind's scratch memory (or falls back).
+  void ReserveForHashes();
+  void ReserveForFinish();
+
   FilterBuilder core_;
   const bool detect_construct_corruption_;
+  std::unique_ptr<CacheReservation> reservation_;
+  ROCKSDB_NAMESPACE::Logger* info_log_ = nullptr;
   // With detection on: XOR of the distinct hashes added since Finish, the
   // hashes the last Finish built from, and what its check found.
   uint64_t hash_xor_ = 0;

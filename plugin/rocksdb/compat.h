@@ -9,6 +9,8 @@
 // Interface changes handled here (RocksDB's HISTORY.md and
 // table/block_based/filter_policy_internal.h of each release):
 // - 9.6:  FilterBitsBuilder::AddKeyAndAlt(key, alt) became pure virtual.
+// - 8.0:  Cache moved to rocksdb/advanced_cache.h; Insert takes a
+//         CacheItemHelper (with the entry's role) instead of a deleter.
 // - 10.9: CalculateSpace/EstimatedFpRate moved into FilterBitsBuilder as
 //         pure virtuals (before: only in BuiltinFilterBitsBuilder, which
 //         10.9 removed).
@@ -17,12 +19,17 @@
 // header, never the internal one.
 #pragma once
 
+#include <rocksdb/cache.h>
 #include <rocksdb/version.h>
 
 #include "table/block_based/filter_policy_internal.h"
 
 #define SSTF_ROCKSDB_AT_LEAST(major, minor) \
   (ROCKSDB_MAJOR > (major) || (ROCKSDB_MAJOR == (major) && ROCKSDB_MINOR >= (minor)))
+
+#if SSTF_ROCKSDB_AT_LEAST(8, 0)
+#include <rocksdb/advanced_cache.h>
+#endif
 
 #if SSTF_ROCKSDB_AT_LEAST(9, 6)
 #define SSTF_HAS_ADD_KEY_AND_ALT 1
@@ -54,5 +61,28 @@ inline ModelledBuilder* WithSpaceModel(ROCKSDB_NAMESPACE::FilterBitsBuilder* bui
   return dynamic_cast<ModelledBuilder*>(builder);
 }
 #endif
+
+}  // namespace sstfilter::compat
+
+namespace sstfilter::compat {
+
+// Inserts a value-less entry of `charge` bytes, role kFilterConstruction,
+// pinned through *handle until released: how RocksDB reserves cache
+// capacity for memory it holds elsewhere (its CacheReservationManager is
+// internal). Fails (Incomplete / MemoryLimit) when a cache with
+// strict_capacity_limit is full.
+inline ROCKSDB_NAMESPACE::Status InsertReservation(ROCKSDB_NAMESPACE::Cache* cache,
+                                                   const ROCKSDB_NAMESPACE::Slice& key,
+                                                   size_t charge,
+                                                   ROCKSDB_NAMESPACE::Cache::Handle** handle) {
+#if SSTF_ROCKSDB_AT_LEAST(8, 0)
+  static const ROCKSDB_NAMESPACE::Cache::CacheItemHelper kHelper(
+      ROCKSDB_NAMESPACE::CacheEntryRole::kFilterConstruction);
+  return cache->Insert(key, nullptr, &kHelper, charge, handle);
+#else
+  return cache->Insert(key, nullptr, charge, [](const ROCKSDB_NAMESPACE::Slice&, void*) {},
+                       handle);
+#endif
+}
 
 }  // namespace sstfilter::compat

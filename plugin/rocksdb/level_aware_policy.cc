@@ -158,7 +158,7 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* LevelAwarePolicy::GetBuilderWithContext(
   if (!ConfigError().empty()) return nullptr;  // see SstFilterPolicy
   const LevelPlan plan = PlanFor(context);
   if (!plan.has_filter) return nullptr;  // bottommost_bits_per_key=0
-  return NewBuilder(plan.filter, context.table_options);
+  return NewBuilder(plan.filter, context);
 }
 
 }  // namespace sstfilter

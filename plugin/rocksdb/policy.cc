@@ -171,16 +171,19 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* SstFilterPolicy::GetBuilderWithContext(
   // Unreachable through RocksDB's checks (DB::Open validates); if someone
   // bypasses them, write no filter rather than one the user did not ask for.
   if (!ConfigError().empty()) return nullptr;
-  return NewBuilder(ResolvedConfig(), context.table_options);
+  return NewBuilder(ResolvedConfig(), context);
 }
 
 ROCKSDB_NAMESPACE::FilterBitsBuilder* SstFilterPolicy::NewBuilder(
-    const FilterConfig& config,
-    const ROCKSDB_NAMESPACE::BlockBasedTableOptions& table_options) const {
+    const FilterConfig& config, const ROCKSDB_NAMESPACE::FilterBuildingContext& context) const {
+  const ROCKSDB_NAMESPACE::BlockBasedTableOptions& table_options = context.table_options;
   auto* builder =
       new SstFilterBitsBuilder(config, table_options.detect_filter_construct_corruption);
   if (table_options.optimize_filters_for_memory) {
     builder->SetAllocatorFit(AllocatorFitForBlocks(&rounding_balance_));
+  }
+  if (ChargesFilterConstruction(table_options)) {
+    builder->ChargeConstructionTo(table_options.block_cache, context.info_log);
   }
   return builder;
 }

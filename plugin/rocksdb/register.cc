@@ -5,13 +5,21 @@
 // - In the standalone libsstfilter.so (SSTFILTER_STANDALONE), a static
 //   initializer registers into ObjectLibrary::Default() when the library is
 //   loaded, which is what makes `LD_PRELOAD=libsstfilter.so db_bench` work.
+// - Programs call sstfilter::RegisterAll() (include/sstfilter/sstfilter.h),
+//   which references the library so no linker drops it; idempotent beside
+//   the other two.
 #include "plugin/rocksdb/register.h"
 
+#include <cstdio>
 #include <memory>
+#include <mutex>
 #include <string>
 
+#include <rocksdb/convenience.h>
 #include <rocksdb/utilities/object_registry.h>
+#include <rocksdb/version.h>
 
+#include "include/sstfilter/sstfilter.h"
 #include "plugin/rocksdb/level_aware_policy.h"
 #include "plugin/rocksdb/policy.h"
 
@@ -83,10 +91,70 @@ const std::vector<std::string>& PolicyIds() {
   return *ids;
 }
 
+#define SSTF_STR2(x) #x
+#define SSTF_STR(x) SSTF_STR2(x)
+const char* RocksDBVersionBuiltAgainst() {
+  return SSTF_STR(ROCKSDB_MAJOR) "." SSTF_STR(ROCKSDB_MINOR) "." SSTF_STR(ROCKSDB_PATCH);
+}
+
+namespace {
+
+// Empty if the RocksDB running this process is the one the adapter was
+// compiled against; else why not. Inside a RocksDB tree they are one build.
+std::string VersionMismatch() {
+  const std::string running = ROCKSDB_NAMESPACE::GetRocksVersionAsString(true);
+  if (running == RocksDBVersionBuiltAgainst()) return "";
+  return "sstfilter was built against RocksDB " + std::string(RocksDBVersionBuiltAgainst()) +
+         " but this process runs RocksDB " + running +
+         "; rebuild sstfilter against it (the filter interfaces differ between versions)";
+}
+
+bool AlreadyRegistered(const ROCKSDB_NAMESPACE::ObjectLibrary& library) {
+  return library.FindFactory<const ROCKSDB_NAMESPACE::FilterPolicy>(PolicyIds().front()) !=
+         nullptr;
+}
+
+}  // namespace
+
+ROCKSDB_NAMESPACE::Status RegisterAll(ROCKSDB_NAMESPACE::ObjectLibrary& library) {
+  if (const std::string why = VersionMismatch(); !why.empty()) {
+    return ROCKSDB_NAMESPACE::Status::NotSupported(why);
+  }
+  // One lock for every library: two threads must not both see "not yet".
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!AlreadyRegistered(library)) RegisterPolicies(library);
+  return ROCKSDB_NAMESPACE::Status::OK();
+}
+
+ROCKSDB_NAMESPACE::Status RegisterAll() {
+  return RegisterAll(*ROCKSDB_NAMESPACE::ObjectLibrary::Default());
+}
+
+ROCKSDB_NAMESPACE::Status NewFilterPolicy(
+    const std::string& id, std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy>* policy) {
+  policy->reset();
+  ROCKSDB_NAMESPACE::Status s = RegisterAll();
+  if (!s.ok()) return s;
+  ROCKSDB_NAMESPACE::ConfigOptions config_options;
+  config_options.ignore_unsupported_options = false;
+  s = ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(config_options, id, policy);
+  if (s.ok() && *policy == nullptr) {
+    s = ROCKSDB_NAMESPACE::Status::InvalidArgument("no filter policy for '" + id + "'");
+  }
+  if (!s.ok()) policy->reset();
+  return s;
+}
+
 #ifdef SSTFILTER_STANDALONE
 namespace {
-[[maybe_unused]] const int kRegisteredAtLoad =
-    RegisterPolicies(*ROCKSDB_NAMESPACE::ObjectLibrary::Default());
+// At load, as for LD_PRELOAD; a version mismatch registers nothing, so
+// every sstfilter id then fails loudly instead of misbehaving.
+[[maybe_unused]] const bool kRegisteredAtLoad = [] {
+  const ROCKSDB_NAMESPACE::Status s = RegisterAll();
+  if (!s.ok()) std::fprintf(stderr, "sstfilter: %s\n", s.ToString().c_str());
+  return s.ok();
+}();
 }  // namespace
 #endif
 

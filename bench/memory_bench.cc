@@ -1,0 +1,251 @@
+// memory_bench: filters of many sizes at the same ALLOCATED memory.
+//
+// What a filter costs a RocksDB user is the allocation that holds its
+// block (filter bytes + 5-byte block trailer, rounded up by the allocator),
+// not its filter bytes. For every --key_ranges range and every --filters
+// policy, memory_bench builds --num_filters filters whose key counts are
+// log-uniform in the range (the same counts for every policy), each the way
+// RocksDB builds a table's filter (FilterBuildingContext, with
+// --optimize_filters_for_memory as in RocksDB 9.2+'s default), and reports:
+//   filter_bits_per_key  filter bytes * 8 / keys, over all filters
+//   alloc_bits_per_key   malloc_usable_size(filter bytes + 5) * 8 / keys:
+//                        what the block cache is charged for the blocks
+//   slack_pct            allocated bytes beyond filter bytes + 5, in % of
+//                        the filter bytes
+//   fp_rate              false positives / queries, the same number of
+//                        absent keys per filter (an average over filters)
+//   fp_at_budget         the FP rate at exactly --alloc_bits_per_key
+//   fp_vs                fp_at_budget / that of the RocksDB built-in of the
+//                        same family (rocksdb.Ribbon for Ribbon,
+//                        rocksdb.Bloom for the Bloom kinds)
+// Every policy's setting is calibrated (bisection) to two settings whose
+// alloc_bits_per_key bracket --alloc_bits_per_key; the table shows the upper
+// one, fp_at_budget interpolates log(FP rate) between the two. Every added key is checked
+// (false negatives stop the run). Run with --allocator=jemalloc for
+// RocksDB's production allocator.
+//
+//   ./build/bench/memory_bench --allocator=jemalloc --csv=out/memory_bench.csv
+#include <gflags/gflags.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/table.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench/allocator.h"
+#include "bench/bench_util.h"
+#include "bench/flag_help.h"
+#include "plugin/core/hash.h"
+#include "plugin/rocksdb/bits_builder.h"
+#include "plugin/rocksdb/compat.h"
+#include "plugin/tools/policy_factory.h"
+#include "plugin/tools/text_output.h"
+
+DEFINE_string(filters, "rocksdb.Bloom,rocksdb.Ribbon,sstfilter.StandardBloom,"
+              "sstfilter.BlockedBloom,sstfilter.Ribbon",
+              "Comma-separated filter names (as filter_bench's --filters).");
+DEFINE_double(alloc_bits_per_key, 10, "Allocated bits per key every policy is calibrated to.");
+DEFINE_string(key_ranges, "1000-5000,1000-200000",
+              "Comma-separated LO-HI ranges of keys per filter (log-uniform).");
+DEFINE_uint64(num_filters, 400, "Filters per range and policy.");
+DEFINE_uint64(queries_per_filter, 20000, "Absent keys queried per filter.");
+DEFINE_bool(optimize_filters_for_memory, true,
+            "BlockBasedTableOptions::optimize_filters_for_memory of every build "
+            "(RocksDB's default since 9.2).");
+DEFINE_string(allocator, "system", "jemalloc (re-runs with libjemalloc2 preloaded) or system.");
+DEFINE_string(csv, "", "If set, also write the results as CSV to this file.");
+DEFINE_uint64(seed, 1, "Seed for the filter sizes and keys.");
+
+namespace {
+
+namespace rdb = ROCKSDB_NAMESPACE;
+using sstfilter::tools::FormatNumber;
+
+[[noreturn]] void Fatal(const std::string& message) {
+  std::fprintf(stderr, "[memory_bench] ERROR: %s\n", message.c_str());
+  std::exit(2);
+}
+
+// 16-byte key: 8-byte tag, then a bijective mix of (filter, index).
+struct KeyMaker {
+  char buf[16];
+  rdb::Slice Make(const char* tag, uint64_t filter, uint64_t i) {
+    std::memcpy(buf, tag, 8);
+    const uint64_t v = sstfilter::Mix64((filter << 32) + i + FLAGS_seed * sstfilter::kGoldenGamma);
+    for (int b = 0; b < 8; ++b) buf[8 + b] = static_cast<char>(v >> (8 * b));
+    return rdb::Slice(buf, sizeof(buf));
+  }
+};
+
+struct Measured {
+  double setting = 0;
+  uint64_t keys = 0, filter_bytes = 0, alloc_bytes = 0, queries = 0, fps = 0, fns = 0;
+  double FilterBitsPerKey() const { return 8.0 * filter_bytes / keys; }
+  double AllocBitsPerKey() const { return 8.0 * alloc_bytes / keys; }
+  double SlackPct() const {
+    return 100.0 * (alloc_bytes - filter_bytes - 5.0 * FLAGS_num_filters) / filter_bytes;
+  }
+  double FpRate() const { return queries ? static_cast<double>(fps) / queries : NAN; }
+  double fp_at_target = NAN;  // interpolated to --alloc_bits_per_key
+};
+
+std::shared_ptr<const rdb::FilterPolicy> MakePolicy(const std::string& filter, double setting) {
+  sstfilter::tools::PolicyRequest request;
+  request.filter = filter;
+  request.bits_per_key = setting;
+  request.ribbon_bloom_before_level = -1;  // Ribbon in every file
+  sstfilter::tools::MadePolicy made;
+  const rdb::Status s = sstfilter::tools::MakeFilterPolicy(request, &made);
+  if (!s.ok()) Fatal(s.ToString());
+  return made.policy;
+}
+
+// Builds every filter with a fresh policy (so its rounding balance starts
+// at zero, as in a fresh process); with `query`, checks and queries them.
+Measured Run(const std::string& filter, double setting, const std::vector<uint64_t>& sizes,
+             bool query) {
+  const auto policy = MakePolicy(filter, setting);
+  rdb::BlockBasedTableOptions table_options;
+  table_options.optimize_filters_for_memory = FLAGS_optimize_filters_for_memory;
+  const rdb::FilterBuildingContext context(table_options);
+  Measured m;
+  m.setting = setting;
+  KeyMaker key;
+  for (size_t f = 0; f < sizes.size(); ++f) {
+    std::unique_ptr<rdb::FilterBitsBuilder> builder(policy->GetBuilderWithContext(context));
+    if (builder == nullptr) Fatal(filter + ": no builder");
+    for (uint64_t i = 0; i < sizes[f]; ++i) builder->AddKey(key.Make("sstfmemp", f, i));
+    std::unique_ptr<const char[]> buf;
+    const rdb::Slice block = builder->Finish(&buf);
+    m.keys += sizes[f];
+    m.filter_bytes += block.size();
+    m.alloc_bytes += sstfilter::MallocUsableSize(block.size() + 5);
+    if (!query) continue;
+    std::unique_ptr<rdb::FilterBitsReader> reader(policy->GetFilterBitsReader(block));
+    for (uint64_t i = 0; i < sizes[f]; ++i) m.fns += !reader->MayMatch(key.Make("sstfmemp", f, i));
+    for (uint64_t i = 0; i < FLAGS_queries_per_filter; ++i) {
+      m.fps += reader->MayMatch(key.Make("sstfmemn", f, i));
+    }
+    m.queries += FLAGS_queries_per_filter;
+  }
+  return m;
+}
+
+// Two settings whose alloc_bits_per_key bracket the target, close together
+// (bisection: allocated memory grows with the setting, in steps).
+std::pair<double, double> Calibrate(const std::string& filter, const std::vector<uint64_t>& sizes) {
+  const double target = FLAGS_alloc_bits_per_key;
+  // rocksdb.Ribbon's setting is "Bloom-equivalent": ~1.46x its actual bits.
+  double lo = filter == "rocksdb.Ribbon" ? target : target * 0.6;
+  double hi = filter == "rocksdb.Ribbon" ? target * 2.5 : target * 1.4;
+  for (int i = 0; i < 14; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (Run(filter, mid, sizes, false).AllocBitsPerKey() < target ? lo : hi) = mid;
+  }
+  return {lo, hi};
+}
+
+// The FP rate at exactly the target allocated memory: log-linear between
+// the two bracketing measurements (the FP rate falls exponentially with
+// memory), so every policy is compared at the same allocated bits per key.
+double FpRateAtTarget(const Measured& lo, const Measured& hi) {
+  const double x0 = lo.AllocBitsPerKey(), x1 = hi.AllocBitsPerKey();
+  if (!(x1 > x0) || lo.fps == 0 || hi.fps == 0) return hi.FpRate();
+  const double t = (FLAGS_alloc_bits_per_key - x0) / (x1 - x0);
+  return std::exp(std::log(lo.FpRate()) + t * (std::log(hi.FpRate()) - std::log(lo.FpRate())));
+}
+
+const char* Family(const std::string& filter) {
+  return filter.find("Ribbon") != std::string::npos ? "rocksdb.Ribbon" : "rocksdb.Bloom";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* usage =
+      "Builds filters of many sizes per policy, each calibrated to the same allocated "
+      "bits per key, and reports filter and allocated memory, allocator slack and FP rate.";
+  sstfilter::bench::StartBenchmark(&argc, &argv, "memory_bench", usage, __FILE__, FLAGS_allocator);
+  if (FLAGS_num_filters == 0 || !(FLAGS_alloc_bits_per_key > 0)) {
+    Fatal("need --num_filters > 0 and --alloc_bits_per_key > 0");
+  }
+  const std::vector<std::string> filters = sstfilter::bench::SplitCommas(FLAGS_filters);
+  std::vector<std::string> header = {"range", "filter", "setting", "filter_bits_per_key",
+                                     "alloc_bits_per_key", "slack_pct", "fp_rate", "fp_at_budget", "fp_vs",
+                                     "vs", "false_negatives", "fp_count", "queries"};
+  std::vector<std::vector<std::string>> rows;
+  for (const std::string& range : sstfilter::bench::SplitCommas(FLAGS_key_ranges)) {
+    const size_t dash = range.find('-');
+    const double lo = dash == std::string::npos ? 0 : std::atof(range.substr(0, dash).c_str());
+    const double hi = dash == std::string::npos ? 0 : std::atof(range.substr(dash + 1).c_str());
+    if (!(lo >= 1 && hi >= lo)) Fatal("bad range '" + range + "' in --key_ranges (want LO-HI)");
+    std::mt19937_64 rng(FLAGS_seed);
+    std::uniform_real_distribution<double> u(std::log(lo), std::log(hi));
+    std::vector<uint64_t> sizes;
+    for (uint64_t i = 0; i < FLAGS_num_filters; ++i) {
+      sizes.push_back(static_cast<uint64_t>(std::llround(std::exp(u(rng)))));
+    }
+    std::vector<std::pair<std::string, Measured>> results;
+    for (const std::string& filter : filters) {
+      std::fprintf(stderr, "[memory_bench] %s: calibrating %s ...\n", range.c_str(), filter.c_str());
+      const auto [lo_setting, hi_setting] = Calibrate(filter, sizes);
+      std::fprintf(stderr, "[memory_bench] %s: measuring %s at %.4f and %.4f ...\n", range.c_str(),
+                   filter.c_str(), lo_setting, hi_setting);
+      const Measured lo_m = Run(filter, lo_setting, sizes, true);
+      Measured m = Run(filter, hi_setting, sizes, true);
+      if (lo_m.fns + m.fns != 0) Fatal(filter + ": false negatives");
+      m.fp_at_target = FpRateAtTarget(lo_m, m);
+      results.emplace_back(filter, m);
+    }
+    for (const auto& [filter, m] : results) {
+      double reference = NAN;
+      for (const auto& [other, om] : results) {
+        if (other == Family(filter)) reference = om.fp_at_target;
+      }
+      rows.push_back({range, filter, FormatNumber(m.setting, "%.4f"),
+                      FormatNumber(m.FilterBitsPerKey(), "%.3f"),
+                      FormatNumber(m.AllocBitsPerKey(), "%.3f"), FormatNumber(m.SlackPct(), "%.2f"),
+                      FormatNumber(m.FpRate(), "%.5g"), FormatNumber(m.fp_at_target, "%.5g"),
+                      FormatNumber(m.fp_at_target / reference, "%.3f"),
+                      Family(filter), std::to_string(m.fns), std::to_string(m.fps),
+                      std::to_string(m.queries)});
+    }
+  }
+  std::printf("# allocator=%s optimize_filters_for_memory=%d alloc_bits_per_key=%g num_filters=%llu "
+              "queries_per_filter=%llu seed=%llu\n",
+              sstfilter::bench::AllocatorName(), FLAGS_optimize_filters_for_memory ? 1 : 0,
+              FLAGS_alloc_bits_per_key, static_cast<unsigned long long>(FLAGS_num_filters),
+              static_cast<unsigned long long>(FLAGS_queries_per_filter),
+              static_cast<unsigned long long>(FLAGS_seed));
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+  }
+  auto print_row = [&](const std::vector<std::string>& row) {
+    for (size_t c = 0; c < row.size(); ++c) {
+      std::printf(c < 2 ? "%-*s  " : "%*s  ", static_cast<int>(width[c]), row[c].c_str());
+    }
+    std::printf("\n");
+  };
+  print_row(header);
+  for (const auto& row : rows) print_row(row);
+  if (!FLAGS_csv.empty()) {
+    std::ofstream csv(FLAGS_csv);
+    for (size_t c = 0; c < header.size(); ++c) csv << (c ? "," : "") << header[c];
+    csv << "\n";
+    for (const auto& row : rows) {
+      for (size_t c = 0; c < row.size(); ++c) csv << (c ? "," : "") << row[c];
+      csv << "\n";
+    }
+    if (!csv) Fatal("cannot write " + FLAGS_csv);
+  }
+  return 0;
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs sstfilter from BUILD_DIR into a prefix under it and builds
+# tests/consumer/app.cc against that prefix three ways, each run on a fresh
+# database: find_package(sstfilter) + sstfilter::sstfilter, pkg-config
+# --cflags --libs sstfilter, and a plain `g++ app.cc -lrocksdb -lsstfilter`
+# with -Wl,--as-needed (the link that drops a library nothing calls). Also
+# checks that the README's C++ snippet is app.cc's.
+#
+#   tests/consumer_test.sh SOURCE_DIR BUILD_DIR
+set -euo pipefail
+SRC="$1"; BUILD="$2"
+WORK="$BUILD/consumer"
+PREFIX="$WORK/prefix"
+rm -rf "$WORK"; mkdir -p "$WORK"
+step() { printf '== %s\n' "$*"; }
+
+step "README snippet is app.cc's"
+snippet() { sed -n '/\[readme-snippet\]/,/\[readme-snippet\]/p' "$1" | sed '1d;$d' | sed 's/^ *//'; }
+readme="$(sed -n '/^```c++/,/^```/p' "$SRC/README.md" | sed 's/^ *//')"
+while IFS= read -r line; do
+  grep -qxF -- "$line" <<<"$readme" || { echo "README lacks app.cc's line: $line"; exit 1; }
+done < <(snippet "$SRC/tests/consumer/app.cc")
+
+step "install"
+cmake --install "$BUILD" --prefix "$PREFIX" >/dev/null
+ls "$PREFIX"/lib*/libsstfilter.so.* "$PREFIX/include/sstfilter/sstfilter.h" "$PREFIX/bin/sstfilter" >/dev/null
+"$PREFIX/bin/sstfilter" help >/dev/null
+
+step "find_package(sstfilter)"
+cmake -S "$SRC/tests/consumer" -B "$WORK/cmake" -DCMAKE_PREFIX_PATH="$PREFIX" >/dev/null
+cmake --build "$WORK/cmake" >/dev/null
+"$WORK/cmake/app" "$WORK/db-cmake"
+
+LIBDIR="$(dirname "$(ls "$PREFIX"/lib*/libsstfilter.so | head -n1)")"
+step "pkg-config sstfilter"
+flags="$(PKG_CONFIG_PATH="$LIBDIR/pkgconfig" pkg-config --cflags --libs sstfilter)"
+g++ -std=c++17 "$SRC/tests/consumer/app.cc" -o "$WORK/app-pc" $flags
+LD_LIBRARY_PATH="$LIBDIR" "$WORK/app-pc" "$WORK/db-pc"
+
+step "g++ app.cc -lrocksdb -lsstfilter with --as-needed"
+g++ -std=c++17 -Wl,--as-needed "$SRC/tests/consumer/app.cc" -o "$WORK/app-plain" \
+  -I"$PREFIX/include" -L"$LIBDIR" -lrocksdb -lsstfilter
+readelf -d "$WORK/app-plain" | grep -q 'libsstfilter' || { echo "linker dropped libsstfilter"; exit 1; }
+LD_LIBRARY_PATH="$LIBDIR" "$WORK/app-plain" "$WORK/db-plain"
+step "all consumer builds passed"
