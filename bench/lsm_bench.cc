@@ -77,6 +77,9 @@ DEFINE_string(policies, "none,rocksdb.Bloom,rocksdb.Ribbon,sstfilter.*",
               "sstfilter policy), or any id N created as 'N:<bits_per_key>'; "
               "'N/opt=v/opt2=w' adds policy options, e.g. "
               "sstfilter.LevelAware/bottommost_bits_per_key=0.");
+DEFINE_string(switch_to, "",
+              "Look up through this policy (same budget) instead of the one that "
+              "wrote the database: wasted reads per miss right after a switch.");
 DEFINE_string(allocator, "system",
               "jemalloc: re-run with Debian's libjemalloc2 preloaded (RocksDB's "
               "production allocator); system: the C library's malloc.");
@@ -379,7 +382,14 @@ RunResult RunOne(const PolicySpec& spec, const std::string& dir) {
 
   // Reopened, so every table reader knows its level (per-level counters) and
   // nothing of the load is cached; compactions stay off to keep the shape.
-  rdb::Options options = DbOptions(spec);
+  // With --switch_to, reopened with that policy instead: the files keep the
+  // filters `spec` wrote, as right after a user switches policies.
+  PolicySpec reader_spec = spec;
+  if (!FLAGS_switch_to.empty() && r.has_filter) {
+    reader_spec = MakeSpec(FLAGS_switch_to, spec.param, spec.budget);
+    r.policy = spec.policy + "->" + FLAGS_switch_to;
+  }
+  rdb::Options options = DbOptions(reader_spec);
   options.create_if_missing = false;
   options.error_if_exists = false;
   options.disable_auto_compactions = true;

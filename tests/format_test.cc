@@ -91,7 +91,7 @@ TEST_P(FormatTest, UnknownKindOrVersionReadsAsMayMatch) {
     const auto bad = WithTrailer(block, t);
     EXPECT_TRUE(ReadsAsMayMatchAll(bad.data(), bad.size())) << "kind " << kind;
   }
-  for (int version : {0, 2, 255}) {
+  for (int version : {0, 3, 255}) {
     Trailer t = TrailerOf(block);
     t.version = static_cast<uint8_t>(version);
     const auto bad = WithTrailer(block, t);

@@ -37,23 +37,24 @@ TEST(GoldenTest, HashIsXxh3) {
 }
 
 TEST(GoldenTest, EmptyFilter) {
-  // Trailer only: params, num_keys, seed, kind 1 (AlwaysFalse), version 1, check.
+  // Trailer only: params, num_keys, seed, kind 1 (AlwaysFalse), version byte
+  // 0x82 (format version 2), check.
   EXPECT_EQ(BuildHex(FilterConfig{FilterKind::kStandardBloom, 10}, 0),
-            "00000000" "00000000" "0000" "01" "01" "c85102b3");
+            "00000000" "00000000" "0000" "01" "82" "5515f0d0");
 }
 
 TEST(GoldenTest, StandardBloom10Keys10BitsPerKey) {
   // 10 keys * 10 bits = 100 bits -> 13 bytes; 104 / 10 bits per key -> 7 probes.
   EXPECT_EQ(BuildHex(FilterConfig{FilterKind::kStandardBloom, 10}, 10),
             "0fb2dc6f20c40fb1c6969a12ba"
-            "07000000" "0a000000" "0000" "03" "01" "e45c9150");
+            "07000000" "0a000000" "0000" "03" "82" "bb2f17a2");
 }
 
 TEST(GoldenTest, StandardBloom7Keys6Point5BitsPerKey) {
   // 6.5 * 7 = 45.5 bits -> 46 -> 6 bytes; 48 / 7 = 6.86 bits per key -> 5 probes.
   EXPECT_EQ(BuildHex(FilterConfig{FilterKind::kStandardBloom, 6.5}, 7),
             "233eea50bd57"
-            "05000000" "07000000" "0000" "03" "01" "0ca83c1e");
+            "05000000" "07000000" "0000" "03" "82" "e2b303ad");
 }
 
 TEST(GoldenTest, BlockedBloom60Keys10BitsPerKey) {
@@ -63,7 +64,7 @@ TEST(GoldenTest, BlockedBloom60Keys10BitsPerKey) {
             "90b955c7511df5a96192562e381a28e8d61afc3b103c7a496868f10bb0345d12"
             "c60b8514a202f1d1e1f64039d4076463407484f2905a628d11a001f67054710f"
             "be560e0a58ad6f14e2049be80bce0a42093285a87972170072b4e1a251404496"
-            "0a010000" "3c000000" "0000" "04" "01" "0258d964");
+            "0a010000" "3c000000" "0000" "04" "82" "4dc02c41");
 }
 
 TEST(GoldenTest, BlockedBloomTwoLines20Keys20BitsPerKey) {
@@ -71,7 +72,7 @@ TEST(GoldenTest, BlockedBloomTwoLines20Keys20BitsPerKey) {
   EXPECT_EQ(BuildHex(FilterConfig{FilterKind::kBlockedBloom, 20, 2}, 20),
             "4d3a82736614dfca69e4639e5b8600eeceaab9966830a2c58ce0278761c43906"
             "b64b3dc0dd1f85b1aad592101e9013b891026526613eb2d06c98d982e3213613"
-            "08020000" "14000000" "0000" "04" "01" "f6c46d1b");
+            "08020000" "14000000" "0000" "04" "82" "2d9759ab");
 }
 
 TEST(GoldenTest, Ribbon60Keys6Point5BitsPerKey) {
@@ -83,7 +84,7 @@ TEST(GoldenTest, Ribbon60Keys6Point5BitsPerKey) {
   EXPECT_EQ(BuildHex(FilterConfig{FilterKind::kRibbon, 6.5}, 60),
             "3699742e707e7d01" "013734c8025cc591" "3c505859e7043401" "ca10af6fc8b09812"
             "1f17bc49c2d15611" "0000000000" "011030" "03"
-            "250e0289" "3c000000" "0000" "05" "01" "eb0afdaf");
+            "250e0289" "3c000000" "0000" "05" "82" "14654005");
 }
 
 TEST(GoldenTest, Ribbon2000Keys7Point3BitsPerKey) {
@@ -100,12 +101,12 @@ TEST(GoldenTest, Ribbon2000Keys7Point3BitsPerKey) {
   const std::string hex = BuildHex(FilterConfig{FilterKind::kRibbon, 7.3}, 2000);
   ASSERT_EQ(hex.size(), 2 * 1841u);
   EXPECT_EQ(hex.substr(hex.size() - 48),
-            "0000" "1b10ec0e68" "05" "470e0289" "d0070000" "0000" "05" "01" "d9542578");
+            "0000" "1b10ec0e68" "05" "470e0289" "d0070000" "0000" "05" "82" "b008a953");
   std::string bytes;
   for (size_t i = 0; i < hex.size(); i += 2) {
     bytes.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
   }
-  EXPECT_EQ(XXH3_64bits(bytes.data(), bytes.size()), 0x29509c6023573026ULL);
+  EXPECT_EQ(XXH3_64bits(bytes.data(), bytes.size()), 0x9fba612f16676e10ULL);
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ TEST(LevelAwarePolicyTest, AcceptedForms) {
   std::shared_ptr<const rdb::FilterPolicy> policy;
   ASSERT_TRUE(Create("sstfilter.LevelAware", &policy).ok());
   EXPECT_STREQ(policy->Name(), "sstfilter.LevelAware");
-  EXPECT_STREQ(policy->CompatibilityName(), "sstfilter");
+  EXPECT_STREQ(policy->CompatibilityName(), "rocksdb.BuiltinBloomFilter");
   EXPECT_TRUE(AsLevelAware(policy).Model() == LevelModel());  // all defaults, budget 10
 
   ASSERT_TRUE(Create("sstfilter.LevelAware:6.5", &policy).ok());

@@ -51,7 +51,7 @@ TEST(PolicyTest, EveryRegisteredIdHasTheSharedCompatibilityName) {
     std::shared_ptr<const FilterPolicy> policy;
     ASSERT_TRUE(Create(id, &policy).ok()) << id;
     EXPECT_EQ(policy->Name(), id);
-    EXPECT_STREQ(policy->CompatibilityName(), "sstfilter");
+    EXPECT_STREQ(policy->CompatibilityName(), "rocksdb.BuiltinBloomFilter");
   }
 }
 

@@ -88,7 +88,7 @@ TEST_P(SstFormatTest, FindsAndVerifiesTheFilterBlock) {
   ASSERT_NE(p.Find("rocksdb.properties"), nullptr);
   const MetaIndexEntry* filter = p.Find(kFullFilterPrefix);
   ASSERT_NE(filter, nullptr);
-  EXPECT_EQ(filter->name, "fullfilter.sstfilter");
+  EXPECT_EQ(filter->name, "fullfilter.rocksdb.BuiltinBloomFilter");
   std::string error;
   for (const BlockHandle& h : {filter->handle, p.footer.metaindex, p.footer.index}) {
     EXPECT_TRUE(VerifyBlockChecksum(p.footer.checksum_type, BlockWithTrailer(file, h), &error))

@@ -10,9 +10,19 @@
 //             |params | num_keys  | seed  | kind | version | check   |
 //             |  u32  |   u32     |  u16  |  u8  |   u8    |  u32    |
 //             +-------+-----------+-------+------+---------+---------+
+//                                                 ^ len - 5
 //
 //   check = low 32 bits of XXH3_64bits_withSeed(trailer[0..12) ||
 //           u64le(payload length), kCheckSeed)
+//
+// The version byte sits at len - 5, where RocksDB's built-in filter reader
+// (every release from 7.8 to 11.x) reads a signed marker: positive = legacy
+// Bloom with that many probes, 0 = always true, -1 = FastLocalBloom, -2 =
+// Ribbon, any other negative value reserved and read as always true.
+// Version 1 wrote 0x01 there, which a built-in reader would take for a
+// one-probe legacy Bloom filter. Version 2 writes 0x82 (-126: high bit set,
+// far from the markers RocksDB uses or may claim next), so a built-in
+// reader given an sstfilter block answers "may match" for every key.
 //
 // The check catches a damaged or truncated block before the reader trusts
 // any parameter: a wrong seed or probe count would otherwise turn into false
@@ -34,7 +44,10 @@ enum class FilterKind : uint8_t {
   kRibbon = 5,         // bumped Ribbon (BuRR), params bit 31: compact end
 };
 
-constexpr uint8_t kFormatVersion = 1;
+constexpr uint8_t kFormatVersion = 2;  // what the builder writes
+// The version byte of each version (see above); readers accept both.
+constexpr uint8_t kVersionByteV1 = 0x01;
+constexpr uint8_t kVersionByteV2 = 0x82;
 constexpr size_t kTrailerBytes = 16;
 constexpr uint64_t kCheckSeed = 0x73737466696C7472ULL;  // "sstfiltr"
 
@@ -43,7 +56,7 @@ struct Trailer {
   uint32_t num_keys = 0;  // distinct key hashes added, saturated at 2^32-1
   uint16_t seed = 0;      // input to SeededHash
   FilterKind kind = FilterKind::kAlwaysTrue;
-  uint8_t version = kFormatVersion;
+  uint8_t version = kFormatVersion;  // 1 or 2 (not the byte on disk)
 };
 
 // Writes `t` into out[0..16), for a block whose payload is `payload_bytes`.
@@ -56,10 +69,15 @@ struct ParsedBlock {
   size_t payload_bytes = 0;
 };
 
-// Parses the trailer at the end of `data`. Returns false (the caller must
-// then answer "may match") when the block is shorter than a trailer, the
-// check does not match, or the version is unknown. The kind is not checked
+// Parses the trailer at the end of `data`, version 1 or 2. Returns false
+// (the caller must then answer "may match") when the block is shorter than
+// a trailer, the check does not match, or the version is unknown. The kind is not checked
 // here: each reader validates its own kind and parameters.
 bool ParseBlock(const char* data, size_t len_bytes, ParsedBlock* out);
+
+// True if `data` ends in a version-2 trailer whose check matches: a block
+// sstfilter wrote, as opposed to one of RocksDB's built-in filters (whose
+// byte at len - 5 is never 0x82).
+bool IsVersion2Block(const char* data, size_t len_bytes);
 
 }  // namespace sstfilter

@@ -4,7 +4,10 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <rocksdb/filter_policy.h>
+
 #include "plugin/core/filter_reader.h"
+#include "plugin/core/format.h"
 #include "plugin/core/hash.h"
 
 namespace sstfilter {
@@ -51,6 +54,18 @@ ROCKSDB_NAMESPACE::FilterBitsReader* NewSstFilterBitsReader(
                        using Core = std::decay_t<decltype(core)>;
                        return new TypedBitsReader<Core>(core);
                      });
+}
+
+ROCKSDB_NAMESPACE::FilterBitsReader* NewFamilyBitsReader(
+    const ROCKSDB_NAMESPACE::Slice& contents) {
+  if (contents.size() >= kTrailerBytes &&
+      static_cast<uint8_t>(contents.data()[contents.size() - 5]) == kVersionByteV2) {
+    return NewSstFilterBitsReader(contents);
+  }
+  // Any built-in policy reads every built-in format, whatever its settings.
+  static const ROCKSDB_NAMESPACE::FilterPolicy* const kBuiltin =
+      ROCKSDB_NAMESPACE::NewBloomFilterPolicy(10);
+  return kBuiltin->GetFilterBitsReader(contents);
 }
 
 }  // namespace sstfilter

@@ -190,7 +190,7 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* SstFilterPolicy::NewBuilder(
 
 ROCKSDB_NAMESPACE::FilterBitsReader* SstFilterPolicy::GetFilterBitsReader(
     const ROCKSDB_NAMESPACE::Slice& contents) const {
-  return NewSstFilterBitsReader(contents);
+  return NewFamilyBitsReader(contents);
 }
 
 }  // namespace sstfilter

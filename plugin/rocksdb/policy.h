@@ -32,9 +32,15 @@
 
 namespace sstfilter {
 
-// Every sstfilter policy reads every sstfilter filter: RocksDB names the
-// filter meta block "fullfilter." + this (or "partitionedfilter." + this).
-constexpr const char* kCompatibilityName = "sstfilter";
+// RocksDB names the filter meta block "fullfilter." + CompatibilityName()
+// (or "partitionedfilter." + it) and looks up only its policy's name. Every
+// sstfilter policy shares RocksDB's built-in name, so a database switched
+// between sstfilter and the built-ins keeps its filters: each side's reader
+// tells the blocks apart by the byte at len - 5 (docs/FORMAT.md).
+constexpr const char* kCompatibilityName = "rocksdb.BuiltinBloomFilter";
+// The name format-version-1 files were written under; RocksDB no longer
+// looks it up for these policies (docs/FORMAT.md, "Version 1 files").
+constexpr const char* kVersion1FamilyName = "sstfilter";
 
 // Option values; NaN means "not set".
 struct PolicyOptions {

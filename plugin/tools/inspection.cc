@@ -40,7 +40,8 @@ bool ReadsFamily(const std::string& compatibility_name, const std::string& famil
 // sstfilter and built-in families, or the policy the file names, if this
 // process can create it (e.g. a library loaded with LD_PRELOAD).
 bool LoadedPolicyReads(const std::string& policy_name, const std::string& family) {
-  if (family == kCompatibilityName || IsBuiltinFamily(family)) return true;
+  // Format-1 sstfilter files ("sstfilter") are read by no policy now.
+  if (IsBuiltinFamily(family)) return true;
   static std::map<std::pair<std::string, std::string>, bool> cache;
   const auto key = std::make_pair(policy_name, family);
   if (const auto it = cache.find(key); it != cache.end()) return it->second;

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <set>
 
+#include "plugin/core/format.h"
 #include "plugin/rocksdb/policy.h"
 #include "plugin/tools/block_checksum.h"
 #include "plugin/tools/builtin_predictor.h"
@@ -97,8 +98,14 @@ bool ReadBlock(const FileBytes& file, const BlockHandle& handle, uint8_t checksu
   return true;
 }
 
+// Format-1 sstfilter blocks have their own family name; under the shared
+// built-in name, sstfilter's blocks carry the version-2 byte at len - 5.
 FilterBlockInfo Describe(const std::string& family, const std::string& contents) {
-  if (family == kCompatibilityName) return DescribeSstFilterBlock(contents);
+  if (family == kVersion1FamilyName) return DescribeSstFilterBlock(contents);
+  if (contents.size() >= kTrailerBytes &&
+      static_cast<uint8_t>(contents[contents.size() - 5]) == kVersionByteV2) {
+    return DescribeSstFilterBlock(contents);
+  }
   return DescribeBuiltinFilterBlock(contents);
 }
 
@@ -242,7 +249,7 @@ SstFilterReport ReadSstFilter(const std::string& path, bool verify_checksums) {
     r.predicted_fp_rate = 1.0;
     return r;
   }
-  if (r.family != kCompatibilityName && !IsBuiltinFamily(r.family)) return r;  // bytes unknown
+  if (r.family != kVersion1FamilyName && !IsBuiltinFamily(r.family)) return r;  // bytes unknown
   if (r.layout == FilterLayout::kPartitioned) {
     ReadPartitioned(file, footer, *found, props->index_value_is_delta_encoded != 0,
                     verify_checksums, &r);
