@@ -61,6 +61,7 @@
 #include <string>
 #include <vector>
 
+#include "plugin/rocksdb/compat.h"
 #include "bench/allocator.h"
 #include "bench/flag_help.h"
 #include "bench/lsm_compactor.h"
@@ -294,9 +295,9 @@ void LoadKeys(rdb::DB* db, const std::string& label, uint64_t begin, uint64_t en
 }
 
 std::unique_ptr<rdb::DB> Open(const rdb::Options& options, const std::string& dir) {
-  rdb::DB* db = nullptr;
-  Check(rdb::DB::Open(options, dir, &db), "open " + dir);
-  return std::unique_ptr<rdb::DB>(db);
+  std::unique_ptr<rdb::DB> db;
+  Check(sstfilter::compat::OpenDB(options, dir, &db), "open " + dir);
+  return db;
 }
 
 // Builds the database through the normal write path; returns it closed.

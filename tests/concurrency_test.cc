@@ -153,9 +153,8 @@ TEST_P(ConcurrencyTest, GetAndMultiGetDuringFlushesAndCompactions) {
   options.max_background_jobs = 4;
   options.table_factory.reset(rdb::NewBlockBasedTableFactory(table));
   options.statistics = rdb::CreateDBStatistics();
-  rdb::DB* raw = nullptr;
-  ASSERT_TRUE(rdb::DB::Open(options, dir, &raw).ok());
-  std::unique_ptr<rdb::DB> db(raw);
+  std::unique_ptr<rdb::DB> db;
+  ASSERT_TRUE(compat::OpenDB(options, dir, &db).ok());
 
   auto key = [](int i) {
     char buf[32];

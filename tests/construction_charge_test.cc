@@ -16,6 +16,7 @@
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
 
+#include "plugin/rocksdb/compat.h"
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/filter_builder.h"
 #include "plugin/core/format.h"
@@ -65,10 +66,10 @@ FilterKind KindOf(const rdb::Slice& block) {
 }
 
 std::unique_ptr<rdb::DB> OpenDb(const rdb::Options& options, const std::string& path) {
-  rdb::DB* raw = nullptr;
-  const rdb::Status s = rdb::DB::Open(options, path, &raw);
+  std::unique_ptr<rdb::DB> db;
+  const rdb::Status s = compat::OpenDB(options, path, &db);
   EXPECT_TRUE(s.ok()) << s.ToString();
-  return std::unique_ptr<rdb::DB>(raw);
+  return db;
 }
 
 TEST(ConstructionChargeTest, OnlyWhenAskedAndWithACache) {

@@ -17,6 +17,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
 
+#include "plugin/rocksdb/compat.h"
 #include "plugin/core/format.h"
 #include "plugin/rocksdb/bits_builder.h"
 #include "plugin/rocksdb/policy.h"
@@ -234,6 +235,22 @@ class DamagingBuilder : public rdb::FilterBitsBuilder {
   size_t ApproximateNumEntries(size_t bytes) override {
     return inner_->ApproximateNumEntries(bytes);
   }
+#if SSTF_HAS_ADD_KEY_AND_ALT
+  void AddKeyAndAlt(const rdb::Slice& key, const rdb::Slice& alt) override {
+    inner_->AddKeyAndAlt(key, alt);
+    shadow_->AddKeyAndAlt(key.ToString() + "~", alt.ToString() + "~");
+  }
+#endif
+  size_t CalculateSpace(size_t num_entries) SSTF_OVERRIDE_SPACE_METHODS {
+    return compat::WithSpaceModel(inner_.get()) != nullptr
+               ? compat::WithSpaceModel(inner_.get())->CalculateSpace(num_entries)
+               : 0;
+  }
+  double EstimatedFpRate(size_t num_entries, size_t bytes) SSTF_OVERRIDE_SPACE_METHODS {
+    return compat::WithSpaceModel(inner_.get()) != nullptr
+               ? compat::WithSpaceModel(inner_.get())->EstimatedFpRate(num_entries, bytes)
+               : 1.0;
+  }
 
  private:
   std::unique_ptr<rdb::FilterBitsBuilder> inner_, shadow_;
@@ -267,10 +284,8 @@ class ConstructionCheckDbTest : public ::testing::TestWithParam<std::string> {
     rdb::Options options;
     options.create_if_missing = true;
     options.table_factory.reset(rdb::NewBlockBasedTableFactory(table_options));
-    rdb::DB* db = nullptr;
-    rdb::Status s = rdb::DB::Open(options, dir_, &db);
+    rdb::Status s = compat::OpenDB(options, dir_, &db_);
     if (!s.ok()) return s;
-    db_.reset(db);
     for (int i = 0; i < kKeys; ++i) {
       s = db_->Put(rdb::WriteOptions(), test::Key(2 * i), "v");
       if (!s.ok()) return s;

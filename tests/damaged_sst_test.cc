@@ -62,6 +62,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/table_properties.h>
 
+#include "plugin/rocksdb/compat.h"
 #include "plugin/core/format.h"
 #include "plugin/rocksdb/policy.h"
 #include "plugin/rocksdb/register.h"
@@ -201,9 +202,8 @@ class DamagedSstTest : public ::testing::TestWithParam<std::string> {
   // Writes a pristine database: several SST files, compacted below L0.
   void WritePristine(bool with_checksums) {
     const std::string dir = PristineDir(with_checksums);
-    rdb::DB* db = nullptr;
-    ASSERT_TRUE(rdb::DB::Open(MakeOptions(policy_, false, with_checksums), dir, &db).ok());
-    std::unique_ptr<rdb::DB> guard(db);
+    std::unique_ptr<rdb::DB> db;
+    ASSERT_TRUE(compat::OpenDB(MakeOptions(policy_, false, with_checksums), dir, &db).ok());
     for (int i = 0; i < kKeys; ++i) {
       ASSERT_TRUE(db->Put(rdb::WriteOptions(), DbKey(2 * i), std::string(50, 'v')).ok());
     }
@@ -289,8 +289,8 @@ class DamagedSstTest : public ::testing::TestWithParam<std::string> {
     auto observer = std::make_shared<ObservingPolicy>(policy_, intact_filters_);
     const rdb::Options options = MakeOptions(observer, on_demand, with_checksums);
     if (damage != nullptr && !on_demand) Apply(*damage, dir, with_checksums);
-    rdb::DB* raw = nullptr;
-    const rdb::Status open = rdb::DB::Open(options, dir, &raw);
+    std::unique_ptr<rdb::DB> opened;
+    const rdb::Status open = compat::OpenDB(options, dir, &opened);
     if (!open.ok()) {
       EXPECT_TRUE(damage != nullptr && (open.IsCorruption() || open.IsIOError()))
           << open.ToString();
@@ -298,7 +298,7 @@ class DamagedSstTest : public ::testing::TestWithParam<std::string> {
                    open.ToString().c_str());
       return;
     }
-    std::unique_ptr<rdb::DB> db(raw);
+    std::unique_ptr<rdb::DB> db = std::move(opened);
     if (damage != nullptr && on_demand) Apply(*damage, dir, with_checksums);
 
     rdb::ReadOptions ro;

@@ -24,6 +24,7 @@
 #include <rocksdb/table_properties.h>
 #include <rocksdb/utilities/options_util.h>
 
+#include "plugin/rocksdb/compat.h"
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/filter_builder.h"
 #include "plugin/rocksdb/policy.h"
@@ -68,10 +69,8 @@ class DbTest : public ::testing::Test {
 
   void Open(const rdb::Options& options) {
     db_.reset();
-    rdb::DB* db = nullptr;
-    const rdb::Status s = rdb::DB::Open(options, dir_, &db);
+    const rdb::Status s = compat::OpenDB(options, dir_, &db_);
     ASSERT_TRUE(s.ok()) << s.ToString();
-    db_.reset(db);
     options_ = options;
   }
 

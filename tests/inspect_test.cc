@@ -67,9 +67,8 @@ struct DbFacts {
 };
 DbFacts FactsOf(const std::string& dir, const rdb::Options& options) {
   DbFacts facts;
-  rdb::DB* raw = nullptr;
-  EXPECT_TRUE(rdb::DB::OpenForReadOnly(options, dir, &raw).ok());
-  std::unique_ptr<rdb::DB> db(raw);
+  std::unique_ptr<rdb::DB> db;
+  EXPECT_TRUE(compat::OpenDBForReadOnly(options, dir, &db).ok());
   std::vector<rdb::LiveFileMetaData> metas;
   db->GetLiveFilesMetaData(&metas);
   for (const auto& m : metas) facts.level_of[fs::path(m.name).filename().string()] = m.level;

@@ -179,9 +179,7 @@ class LevelAwareDbTest : public ::testing::Test {
   }
 
   void Open(const rdb::Options& options) {
-    rdb::DB* db = nullptr;
-    ASSERT_TRUE(rdb::DB::Open(options, dir_, &db).ok());
-    db_.reset(db);
+    ASSERT_TRUE(compat::OpenDB(options, dir_, &db_).ok());
   }
 
   // Batch b holds keys b, b + 8, b + 16, ...: every batch spans the same

@@ -17,6 +17,7 @@
 
 #include <rocksdb/version.h>
 
+#include "plugin/rocksdb/compat.h"
 #include "include/sstfilter/sstfilter.h"
 #include "plugin/core/bloom_math.h"
 #include "plugin/rocksdb/option_types.h"
@@ -175,9 +176,9 @@ TEST(PolicyTest, BadValuesAreRefusedThroughTheOptionsString) {
     ConfigOptions config_options;  // defaults: RocksDB swallows the parse error
     ASSERT_TRUE(ROCKSDB_NAMESPACE::GetOptionsFromString(config_options, base, opts, &out).ok());
     test::TempDir dir("sstfilter_policy_test");
-    ROCKSDB_NAMESPACE::DB* db = nullptr;
-    const Status s = ROCKSDB_NAMESPACE::DB::Open(out, dir.path(), &db);
-    delete db;
+    std::unique_ptr<ROCKSDB_NAMESPACE::DB> db;
+    const Status s = compat::OpenDB(out, dir.path(), &db);
+    db.reset();
     EXPECT_TRUE(s.IsInvalidArgument()) << value << ": " << s.ToString();
     EXPECT_NE(s.ToString().find("sstfilter"), std::string::npos) << s.ToString();
   }

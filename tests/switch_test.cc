@@ -125,10 +125,10 @@ rdb::Options OptionsWith(const PolicyPtr& policy, const Shape& shape) {
 }
 
 std::unique_ptr<rdb::DB> Open(const rdb::Options& o, const std::string& path) {
-  rdb::DB* raw = nullptr;
-  const rdb::Status s = rdb::DB::Open(o, path, &raw);
+  std::unique_ptr<rdb::DB> db;
+  const rdb::Status s = compat::OpenDB(o, path, &db);
   EXPECT_TRUE(s.ok()) << s.ToString();
-  return std::unique_ptr<rdb::DB>(raw);
+  return db;
 }
 
 constexpr int kKeys = 20000;

@@ -13,6 +13,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_writer.h>
 
+#include "plugin/rocksdb/compat.h"
 #include "tests/db_options.h"
 #include "tests/temp_dir.h"
 
@@ -53,10 +54,9 @@ inline void WriteSst(const std::string& path, const rdb::Options& options, int f
 // to L0, so the database has files on two levels.
 inline void MakeDb(const std::string& dir, const rdb::Options& options, int flushes,
                    int keys_per_flush, bool compact) {
-  rdb::DB* raw = nullptr;
-  const rdb::Status s = rdb::DB::Open(options, dir, &raw);
+  std::unique_ptr<rdb::DB> db;
+  const rdb::Status s = compat::OpenDB(options, dir, &db);
   ASSERT_TRUE(s.ok()) << s.ToString();
-  std::unique_ptr<rdb::DB> db(raw);
   int next = 0;
   auto flush_some = [&](int n) {
     for (int f = 0; f < n; ++f) {

@@ -11,6 +11,10 @@
 // - 9.6:  FilterBitsBuilder::AddKeyAndAlt(key, alt) became pure virtual.
 // - 8.0:  Cache moved to rocksdb/advanced_cache.h; Insert takes a
 //         CacheItemHelper (with the entry's role) instead of a deleter.
+// - 9.11.1: DB::Open / OpenForReadOnly into a std::unique_ptr<DB>; 11.0
+//         removed the raw DB** forms (OpenDB below uses the unique_ptr form
+//         from 10.0 on, the raw one before).
+// - 11.0: Options::skip_checking_sst_file_sizes_on_db_open removed.
 // - 10.9: CalculateSpace/EstimatedFpRate moved into FilterBitsBuilder as
 //         pure virtuals (before: only in BuiltinFilterBitsBuilder, which
 //         10.9 removed).
@@ -19,7 +23,13 @@
 // header, never the internal one.
 #pragma once
 
+#include <memory>
+#include <string>
+#include <vector>
+
 #include <rocksdb/cache.h>
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
 #include <rocksdb/version.h>
 
 #include "table/block_based/filter_policy_internal.h"
@@ -82,6 +92,63 @@ inline ROCKSDB_NAMESPACE::Status InsertReservation(ROCKSDB_NAMESPACE::Cache* cac
 #else
   return cache->Insert(key, nullptr, charge, [](const ROCKSDB_NAMESPACE::Slice&, void*) {},
                        handle);
+#endif
+}
+
+}  // namespace sstfilter::compat
+
+namespace sstfilter::compat {
+
+inline ROCKSDB_NAMESPACE::Status OpenDB(const ROCKSDB_NAMESPACE::Options& options,
+                                        const std::string& path,
+                                        std::unique_ptr<ROCKSDB_NAMESPACE::DB>* db) {
+#if SSTF_ROCKSDB_AT_LEAST(10, 0)
+  return ROCKSDB_NAMESPACE::DB::Open(options, path, db);
+#else
+  ROCKSDB_NAMESPACE::DB* raw = nullptr;
+  const ROCKSDB_NAMESPACE::Status s = ROCKSDB_NAMESPACE::DB::Open(options, path, &raw);
+  db->reset(raw);
+  return s;
+#endif
+}
+
+inline ROCKSDB_NAMESPACE::Status OpenDBForReadOnly(const ROCKSDB_NAMESPACE::Options& options,
+                                                   const std::string& path,
+                                                   std::unique_ptr<ROCKSDB_NAMESPACE::DB>* db) {
+#if SSTF_ROCKSDB_AT_LEAST(10, 0)
+  return ROCKSDB_NAMESPACE::DB::OpenForReadOnly(options, path, db);
+#else
+  ROCKSDB_NAMESPACE::DB* raw = nullptr;
+  const ROCKSDB_NAMESPACE::Status s =
+      ROCKSDB_NAMESPACE::DB::OpenForReadOnly(options, path, &raw);
+  db->reset(raw);
+  return s;
+#endif
+}
+
+inline ROCKSDB_NAMESPACE::Status OpenDBForReadOnly(
+    const ROCKSDB_NAMESPACE::DBOptions& options, const std::string& path,
+    const std::vector<ROCKSDB_NAMESPACE::ColumnFamilyDescriptor>& column_families,
+    std::vector<ROCKSDB_NAMESPACE::ColumnFamilyHandle*>* handles,
+    std::unique_ptr<ROCKSDB_NAMESPACE::DB>* db) {
+#if SSTF_ROCKSDB_AT_LEAST(10, 0)
+  return ROCKSDB_NAMESPACE::DB::OpenForReadOnly(options, path, column_families, handles, db);
+#else
+  ROCKSDB_NAMESPACE::DB* raw = nullptr;
+  const ROCKSDB_NAMESPACE::Status s = ROCKSDB_NAMESPACE::DB::OpenForReadOnly(
+      options, path, column_families, handles, &raw);
+  db->reset(raw);
+  return s;
+#endif
+}
+
+// Opening does not stat every SST file to compare its size with the
+// MANIFEST (an option until 11.0, which dropped that check's switch).
+inline void SkipSstFileSizeCheckAtOpen(ROCKSDB_NAMESPACE::Options* options) {
+#if SSTF_ROCKSDB_AT_LEAST(11, 0)
+  (void)options;
+#else
+  options->skip_checking_sst_file_sizes_on_db_open = true;
 #endif
 }
 

@@ -1,3 +1,4 @@
+#include "plugin/rocksdb/compat.h"
 #include "plugin/tools/db_listing.h"
 
 #include <rocksdb/convenience.h>
@@ -83,22 +84,22 @@ bool ListDbFiles(const std::string& dir, DbListing* listing, std::string* error)
   rdb::Options options;
   options.info_log = std::make_shared<SilentLogger>();
   options.max_open_files = 64;  // do not open (and read) every table at open
-  options.skip_checking_sst_file_sizes_on_db_open = true;  // we report them
+  compat::SkipSstFileSizeCheckAtOpen(&options);  // we report them
   options.paranoid_checks = false;
   std::vector<std::string> cf_names;
   rdb::Status s = rdb::DB::ListColumnFamilies(options, dir, &cf_names);
   std::vector<rdb::ColumnFamilyDescriptor> descriptors;
   for (const std::string& name : cf_names) descriptors.emplace_back(name, options);
   std::vector<rdb::ColumnFamilyHandle*> handles;
-  rdb::DB* raw_db = nullptr;
-  if (s.ok()) s = rdb::DB::OpenForReadOnly(options, dir, descriptors, &handles, &raw_db);
+  std::unique_ptr<rdb::DB> db;
+  if (s.ok()) s = compat::OpenDBForReadOnly(options, dir, descriptors, &handles, &db);
   if (!s.ok()) {
     listing->notes.push_back("cannot open the database read-only (" + s.ToString() +
                              "): inspecting every *.sst file of the directory, levels unknown");
     for (const std::string& name : sst_names) listing->files.push_back({dir + "/" + name, "", -1, 0});
     return true;
   }
-  std::unique_ptr<rdb::DB> db(raw_db);
+
   std::vector<rdb::LiveFileMetaData> metas;
   db->GetLiveFilesMetaData(&metas);
   for (rdb::ColumnFamilyHandle* h : handles) db->DestroyColumnFamilyHandle(h);
