@@ -1,6 +1,8 @@
 // libFuzzer target: untrusted bytes as a filter block, read through the
-// RocksDB adapter (SstFilterPolicy::GetFilterBitsReader, single and batched
-// MayMatch) and through the pure core (VisitFilter).
+// RocksDB adapter (NewSstFilterBitsReader, single and batched MayMatch),
+// through the pure core (VisitFilter), and through the policy's
+// GetFilterBitsReader, which takes a block with the version-2 byte at
+// len - 5 as sstfilter's and hands any other to RocksDB's built-in reader.
 //
 // A random block almost never carries a valid 32-bit trailer check, so a
 // plain byte fuzzer would only ever test the "untrusted" path. The first
@@ -14,7 +16,8 @@
 //      check.
 // Properties checked (abort on violation, so libFuzzer records the input):
 //   - nothing crashes, over-reads or hits undefined behaviour (ASan, UBSan);
-//   - single, batched and core answers agree for every query key;
+//   - single, batched and core answers agree for every query key, and the
+//     policy's reader agrees with them on blocks it takes as sstfilter's;
 //   - a block whose trailer does not parse answers "may match" to all;
 //   - an undamaged built filter answers "may match" for every key in it.
 #include <cstddef>
@@ -34,6 +37,7 @@
 #include "plugin/core/hash.h"
 #include "plugin/core/kind_ops.h"
 #include "plugin/core/little_endian.h"
+#include "plugin/rocksdb/bits_reader.h"
 #include "plugin/rocksdb/compat.h"
 #include "plugin/rocksdb/policy.h"
 #include "tests/fuzz/fuzz_util.h"
@@ -73,11 +77,15 @@ void ForgeCheck(char* block, size_t len) {
 void QueryAll(const char* block, size_t len, const std::vector<std::string>& keys,
               bool must_match) {
   static const SstFilterPolicy* const policy = new SstFilterPolicy(FilterKind::kStandardBloom);
-  // RocksDB never passes empty contents (DESIGN.md), but an empty Slice
-  // must not crash either.
-  std::unique_ptr<rdb::FilterBitsReader> reader(
+  // RocksDB never passes empty contents, but an empty Slice must not crash
+  // either.
+  std::unique_ptr<rdb::FilterBitsReader> reader(NewSstFilterBitsReader(rdb::Slice(block, len)));
+  Check(reader != nullptr, "NewSstFilterBitsReader returned null");
+  std::unique_ptr<rdb::FilterBitsReader> family(
       policy->GetFilterBitsReader(rdb::Slice(block, len)));
-  Check(reader != nullptr, "GetFilterBitsReader returned null");
+  Check(family != nullptr, "GetFilterBitsReader returned null");
+  const bool ours =
+      len >= kTrailerBytes && static_cast<uint8_t>(block[len - 5]) == kVersionByteV2;
 
   ParsedBlock parsed;
   const bool trusted = ParseBlock(block, len, &parsed);
@@ -93,6 +101,8 @@ void QueryAll(const char* block, size_t len, const std::vector<std::string>& key
       core.Prefetch(h);
       const bool single = reader->MayMatch(slices[i]);
       Check(single == core.MayMatch(h), "adapter and core disagree");
+      const bool by_family = family->MayMatch(slices[i]);  // RocksDB's reader if not ours
+      Check(!ours || by_family == single, "policy's reader disagrees on an sstfilter block");
       Check(single == batched[i], "single and batched MayMatch disagree");
       Check(trusted || single, "untrusted block answered no");
       Check(!must_match || single, "false negative in an undamaged filter");
