@@ -75,12 +75,26 @@ std::vector<int> FalsePositives(const Reader& r) {
   return fps;
 }
 
+// The committed block of `c`; empty (with a test failure) if it is missing.
+std::string ReadBlock(const GoldenCase& c) {
+  std::ifstream in(Path(c, ".bin"), std::ios::binary);
+  EXPECT_TRUE(in) << "missing " << Path(c, ".bin");
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The block the current builder writes for `c`.
+std::string BuildBlock(const GoldenCase& c) {
+  FilterBuilder b(c.config);
+  for (int i = 0; i < c.num_keys; ++i) b.AddKeyHash(KeyHash("golden", i));
+  size_t len = 0;
+  auto block = b.Finish(&len);
+  return std::string(block.get(), len);
+}
+
 TEST(GoldenFilesTest, EveryCommittedFilterReadsBackExactly) {
   for (const GoldenCase& c : kCases) {
     SCOPED_TRACE(c.file);
-    std::ifstream in(Path(c, ".bin"), std::ios::binary);
-    ASSERT_TRUE(in) << "missing " << Path(c, ".bin");
-    const std::string block((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string block = ReadBlock(c);
     std::ifstream fp_in(Path(c, ".fp"));
     ASSERT_TRUE(fp_in) << "missing " << Path(c, ".fp");
     std::vector<int> expected;
@@ -102,27 +116,17 @@ TEST(GoldenFilesTest, BuilderWritesTheVersion2FilesExactly) {
   for (const GoldenCase& c : kCases) {
     if (std::string(c.file).rfind("v2_", 0) != 0) continue;
     SCOPED_TRACE(c.file);
-    std::ifstream in(Path(c, ".bin"), std::ios::binary);
-    ASSERT_TRUE(in) << "missing " << Path(c, ".bin");
-    const std::string golden((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    FilterBuilder b(c.config);
-    for (int i = 0; i < c.num_keys; ++i) b.AddKeyHash(KeyHash("golden", i));
-    size_t len = 0;
-    auto block = b.Finish(&len);
-    EXPECT_EQ(std::string(block.get(), len), golden);
+    EXPECT_EQ(BuildBlock(c), ReadBlock(c));
   }
 }
 
 TEST(GoldenFilesTest, DISABLED_WriteGoldenFiles) {
   for (const GoldenCase& c : kCases) {
     if (std::ifstream(Path(c, ".bin"))) continue;  // on disk: what readers must read
-    FilterBuilder b(c.config);
-    for (int i = 0; i < c.num_keys; ++i) b.AddKeyHash(KeyHash("golden", i));
-    size_t len = 0;
-    auto block = b.Finish(&len);
-    std::ofstream(Path(c, ".bin"), std::ios::binary).write(block.get(), len);
+    const std::string block = BuildBlock(c);
+    std::ofstream(Path(c, ".bin"), std::ios::binary).write(block.data(), block.size());
     std::ofstream fp_out(Path(c, ".fp"));
-    VisitFilter(block.get(), len, [&](const auto& r) {
+    VisitFilter(block.data(), block.size(), [&](const auto& r) {
       for (int x : FalsePositives(r)) fp_out << x << "\n";
     });
   }

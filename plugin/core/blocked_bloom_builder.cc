@@ -35,8 +35,6 @@ void AddChunk(const uint64_t* hashes, size_t n, uint64_t num_lines, int probes, 
   }
 }
 
-// Builds from `for_each_chunk(add)`, which calls add(hashes, n) per run of
-// hashes, so both entry points below share one body.
 bool Build(const FilterConfig& config, BuildHashes& hashes, uint8_t* payload,
            size_t payload_bytes, Trailer* trailer) {
   FilterConfig c = config;

@@ -73,7 +73,7 @@ size_t FilterBuilder::ChooseLength(size_t num_keys) {
     return target + kTrailerBytes;
   }
   const size_t granularity = ops->payload_granularity_bytes;
-  const size_t len = FitLength(
+  return FitLength(
       fit_, target + kTrailerBytes,
       [&](size_t max_len) -> size_t {
         if (max_len < kTrailerBytes + granularity) return 0;
@@ -81,7 +81,6 @@ size_t FilterBuilder::ChooseLength(size_t num_keys) {
         return payload - payload % granularity + kTrailerBytes;
       },
       [&](size_t len_bytes) { return PredictedFpRate(num_keys, len_bytes); });
-  return len;
 }
 
 FinishedBlock FilterBuilder::FinishAligned(std::vector<uint64_t>* kept_hashes) {

@@ -47,9 +47,4 @@ bool ParseBlock(const char* data, size_t len_bytes, ParsedBlock* out) {
   return true;
 }
 
-bool IsVersion2Block(const char* data, size_t len_bytes) {
-  ParsedBlock parsed;
-  return ParseBlock(data, len_bytes, &parsed) && parsed.trailer.version == 2;
-}
-
 }  // namespace sstfilter

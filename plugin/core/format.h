@@ -71,13 +71,16 @@ struct ParsedBlock {
 
 // Parses the trailer at the end of `data`, version 1 or 2. Returns false
 // (the caller must then answer "may match") when the block is shorter than
-// a trailer, the check does not match, or the version is unknown. The kind is not checked
-// here: each reader validates its own kind and parameters.
+// a trailer, the check does not match, or the version is unknown. The kind
+// is not checked here: each reader validates its own kind and parameters.
 bool ParseBlock(const char* data, size_t len_bytes, ParsedBlock* out);
 
-// True if `data` ends in a version-2 trailer whose check matches: a block
-// sstfilter wrote, as opposed to one of RocksDB's built-in filters (whose
-// byte at len - 5 is never 0x82).
-bool IsVersion2Block(const char* data, size_t len_bytes);
+// True if the byte at len - 5 is version 2's: a block sstfilter wrote (its
+// check then decides whether it is trusted), not one of RocksDB's built-in
+// filters, which never have 0x82 there. What decides which reader a block
+// under the shared family name gets.
+inline bool HasVersion2Byte(const char* data, size_t len_bytes) {
+  return len_bytes >= kTrailerBytes && static_cast<uint8_t>(data[len_bytes - 5]) == kVersionByteV2;
+}
 
 }  // namespace sstfilter

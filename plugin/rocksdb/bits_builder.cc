@@ -92,12 +92,15 @@ ROCKSDB_NAMESPACE::Slice SstFilterBitsBuilder::Finish(
     std::unique_ptr<const char[]>* buf) {
   // Aligned build (see FilterBuilder::FinishAligned); the Slice points into
   // the buffer RocksDB keeps alive for as long as it uses the filter.
+  // A refused reservation switches this one filter to a fallback kind.
   const FilterConfig config = core_.config();
   if (reservation_ != nullptr) ReserveForFinish();
   FinishedBlock block =
       core_.FinishAligned(detect_construct_corruption_ ? &kept_hashes_ : nullptr);
-  core_.set_config(config);
-  if (reservation_ != nullptr) reservation_->ReleaseAll();
+  if (reservation_ != nullptr) {
+    core_.set_config(config);
+    reservation_->ReleaseAll();
+  }
   if (detect_construct_corruption_) {
     // XOR is order-independent, so a kind that reorders hashes while
     // building still matches; a changed or lost hash does not.

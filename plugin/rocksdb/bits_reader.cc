@@ -58,10 +58,7 @@ ROCKSDB_NAMESPACE::FilterBitsReader* NewSstFilterBitsReader(
 
 ROCKSDB_NAMESPACE::FilterBitsReader* NewFamilyBitsReader(
     const ROCKSDB_NAMESPACE::Slice& contents) {
-  if (contents.size() >= kTrailerBytes &&
-      static_cast<uint8_t>(contents.data()[contents.size() - 5]) == kVersionByteV2) {
-    return NewSstFilterBitsReader(contents);
-  }
+  if (HasVersion2Byte(contents.data(), contents.size())) return NewSstFilterBitsReader(contents);
   // Any built-in policy reads every built-in format, whatever its settings.
   static const ROCKSDB_NAMESPACE::FilterPolicy* const kBuiltin =
       ROCKSDB_NAMESPACE::NewBloomFilterPolicy(10);

@@ -1,9 +1,8 @@
 #include "plugin/tools/policy_factory.h"
 
-#include <rocksdb/convenience.h>
-
 #include <algorithm>
 
+#include "include/sstfilter/sstfilter.h"
 #include "plugin/rocksdb/option_types.h"
 #include "plugin/rocksdb/register.h"
 #include "plugin/tools/builtin_predictor.h"
@@ -59,16 +58,12 @@ rdb::Status MakeFilterPolicy(const PolicyRequest& request, MadePolicy* out) {
                    ")";
     return rdb::Status::OK();
   }
-  rdb::ConfigOptions options;
-  options.ignore_unsupported_options = false;  // else an unknown id is OK with no policy
   const std::string id = PolicyIdFor(request.filter, bits);
-  const rdb::Status s = rdb::FilterPolicy::CreateFromString(options, id, &out->policy);
-  if (!s.ok() || out->policy == nullptr) {
-    out->policy = nullptr;
-    return rdb::Status::InvalidArgument(
-        "cannot create filter policy '" + id + "': " +
-        (s.ok() ? std::string("no such policy") : s.ToString()) +
-        "\n  known filters: " + KnownFilterNames());
+  const rdb::Status s = NewFilterPolicy(id, &out->policy);  // never OK without a policy
+  if (!s.ok()) {
+    return rdb::Status::InvalidArgument("cannot create filter policy '" + id + "': " +
+                                        s.ToString() + "\n  known filters: " +
+                                        KnownFilterNames());
   }
   out->setting = id;
   out->short_setting = id;

@@ -102,10 +102,7 @@ bool ReadBlock(const FileBytes& file, const BlockHandle& handle, uint8_t checksu
 // built-in name, sstfilter's blocks carry the version-2 byte at len - 5.
 FilterBlockInfo Describe(const std::string& family, const std::string& contents) {
   if (family == kVersion1FamilyName) return DescribeSstFilterBlock(contents);
-  if (contents.size() >= kTrailerBytes &&
-      static_cast<uint8_t>(contents[contents.size() - 5]) == kVersionByteV2) {
-    return DescribeSstFilterBlock(contents);
-  }
+  if (HasVersion2Byte(contents.data(), contents.size())) return DescribeSstFilterBlock(contents);
   return DescribeBuiltinFilterBlock(contents);
 }
 

@@ -84,8 +84,7 @@ void QueryAll(const char* block, size_t len, const std::vector<std::string>& key
   std::unique_ptr<rdb::FilterBitsReader> family(
       policy->GetFilterBitsReader(rdb::Slice(block, len)));
   Check(family != nullptr, "GetFilterBitsReader returned null");
-  const bool ours =
-      len >= kTrailerBytes && static_cast<uint8_t>(block[len - 5]) == kVersionByteV2;
+  const bool ours = HasVersion2Byte(block, len);
 
   ParsedBlock parsed;
   const bool trusted = ParseBlock(block, len, &parsed);
