@@ -4,6 +4,7 @@
 // ctest also runs these under jemalloc (LD_PRELOAD), where slack is ~10%.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -78,6 +79,80 @@ TEST(AllocFitPolicyTest, WithoutTheOptionLengthsAreAsConfigured) {
       dynamic_cast<const SstFilterPolicy&>(*policy).ResolvedConfig();
   for (size_t n : {1000, 2345, 31000}) {
     EXPECT_EQ(BuildAndCheck(*policy, false, n), FilterBuilder(config).BytesForKeys(n)) << n;
+  }
+}
+
+// RocksDB's size model for a builder (CalculateSpace; since 10.9 on the
+// write path, where it estimates a file's tail after every data block) is
+// exact without the option.
+TEST(AllocFitPolicyTest, CalculateSpaceIsExactWithoutTheOption) {
+  for (const std::string id : {"sstfilter.StandardBloom:10", "sstfilter.BlockedBloom:10",
+                               "sstfilter.Ribbon:10", "sstfilter.Ribbon:6.5",
+                               "sstfilter.LevelAware:10"}) {
+    const auto policy = Policy(id);
+    for (size_t n : {0, 1, 2, 63, 64, 1000, 2345, 31000}) {
+      rdb::BlockBasedTableOptions table_options;
+      table_options.optimize_filters_for_memory = false;
+      std::unique_ptr<rdb::FilterBitsBuilder> builder(
+          policy->GetBuilderWithContext(rdb::FilterBuildingContext(table_options)));
+      auto* ours = dynamic_cast<SstFilterBitsBuilder*>(builder.get());
+      ASSERT_NE(ours, nullptr) << id;
+      const size_t predicted = ours->CalculateSpace(n);
+      for (size_t i = 0; i < n; ++i) builder->AddKey(test::Key(i, n));
+      std::unique_ptr<const char[]> buf;
+      EXPECT_EQ(builder->Finish(&buf).size(), predicted) << id << " n=" << n;
+    }
+  }
+}
+
+// With the option, each length is fitted to a neighbouring size class of
+// the exact length (RocksDB calls CalculateSpace "not authoritative" then):
+// every filter lies between the largest class below the exact length and
+// the class that holds it, and over many filters the mean is within half
+// that bracket of the exact mean. Under glibc the bracket is 16 bytes, under
+// jemalloc (ctest's second run) up to a quarter of the length.
+TEST(AllocFitPolicyTest, CalculateSpaceIsCloseOnAverageWithTheOption) {
+  if (!UnderJemalloc()) {
+    GTEST_SKIP() << "glibc's size classes move with its state (its mmap threshold rises "
+                    "after a large free), so no fixed bracket exists; ctest runs this "
+                    "under jemalloc (alloc_fit_under_jemalloc)";
+  }
+  for (const std::string id :
+       {"sstfilter.StandardBloom:10", "sstfilter.BlockedBloom:10", "sstfilter.Ribbon:10"}) {
+    const auto policy = Policy(id);
+    const bool lines = id.find("BlockedBloom") != std::string::npos;
+    rdb::BlockBasedTableOptions table_options;
+    table_options.optimize_filters_for_memory = true;
+    double exact_sum = 0, actual_sum = 0, bracket_sum = 0;
+    for (int f = 0; f < 200; ++f) {
+      // Log-uniform over 1K-200K keys, deterministic.
+      const size_t n = static_cast<size_t>(1000.0 * std::pow(200.0, (f + 0.5) / 200));
+      std::unique_ptr<rdb::FilterBitsBuilder> builder(
+          policy->GetBuilderWithContext(rdb::FilterBuildingContext(table_options)));
+      auto* ours = dynamic_cast<SstFilterBitsBuilder*>(builder.get());
+      ASSERT_NE(ours, nullptr);
+      const size_t exact = ours->CalculateSpace(n);
+      for (size_t i = 0; i < n; ++i) builder->AddKey(test::Key(i, n));
+      std::unique_ptr<const char[]> buf;
+      const size_t len = builder->Finish(&buf).size();
+      // The class holding the exact block (with RocksDB's 5-byte trailer)
+      // and the largest class below it, found by stepping down.
+      const size_t upper = MallocUsableSize(exact + 5);
+      size_t lo = 1, hi = exact + 5;  // the smallest request served by `upper`
+      while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        (MallocUsableSize(mid) < upper ? lo = mid + 1 : hi = mid);
+      }
+      const size_t lower = lo > 1 ? MallocUsableSize(lo - 1) : 0;
+      // A 64-byte-line payload may end up to a line short of a class.
+      EXPECT_LE(len + 5, upper) << id << " n=" << n;
+      EXPECT_GE(len + 5 + (lines ? 64 : 0), lower) << id << " n=" << n;
+      exact_sum += static_cast<double>(exact);
+      actual_sum += static_cast<double>(len);
+      bracket_sum += static_cast<double>(upper - lower);
+    }
+    EXPECT_LE(std::fabs(actual_sum - exact_sum), 0.5 * bracket_sum + (lines ? 64.0 * 200 : 0))
+        << id << ": mean " << actual_sum / 200 << " bytes against " << exact_sum / 200;
   }
 }
 

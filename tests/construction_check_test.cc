@@ -52,7 +52,7 @@ std::shared_ptr<const rdb::FilterPolicy> MakePolicy(const std::string& id) {
 
 std::unique_ptr<rdb::FilterBitsBuilder> MakeBuilder(const rdb::FilterPolicy& policy,
                                                     bool detect) {
-  rdb::BlockBasedTableOptions table_options;
+  rdb::BlockBasedTableOptions table_options = compat::ExactLengthTableOptions();
   table_options.detect_filter_construct_corruption = detect;
   return std::unique_ptr<rdb::FilterBitsBuilder>(
       policy.GetBuilderWithContext(rdb::FilterBuildingContext(table_options)));

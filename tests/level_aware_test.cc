@@ -120,7 +120,7 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   ASSERT_TRUE(Create("sstfilter.LevelAware:10", &policy).ok());
   const LevelAwarePolicy& la = AsLevelAware(policy);
   const auto plan = PlanLevels(la.Model(), 7);
-  const rdb::BlockBasedTableOptions table_options;
+  const rdb::BlockBasedTableOptions table_options = compat::ExactLengthTableOptions();
   auto context = [&](rdb::TableFileCreationReason reason, int level, bool bottommost) {
     rdb::FilterBuildingContext c(table_options);
     c.reason = reason;
@@ -171,7 +171,7 @@ class LevelAwareDbTest : public ::testing::Test {
     options.write_buffer_size = 64 << 20;
     stats_ = rdb::CreateDBStatistics();
     options.statistics = stats_;
-    rdb::BlockBasedTableOptions table;
+    rdb::BlockBasedTableOptions table = compat::ExactLengthTableOptions();
     EXPECT_TRUE(Create(policy_id, &table.filter_policy).ok());
     options.table_factory.reset(rdb::NewBlockBasedTableFactory(table));
     policy_ = table.filter_policy;

@@ -30,6 +30,7 @@
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
+#include <rocksdb/table.h>
 #include <rocksdb/version.h>
 
 #include "table/block_based/filter_policy_internal.h"
@@ -150,6 +151,16 @@ inline void SkipSstFileSizeCheckAtOpen(ROCKSDB_NAMESPACE::Options* options) {
 #else
   options->skip_checking_sst_file_sizes_on_db_open = true;
 #endif
+}
+
+// Table options whose filters have exactly the length their bits per key
+// give: optimize_filters_for_memory (off before 9.2, on from 9.2) picks each
+// length for the allocator's size classes and keeps an FP balance across
+// filters, so lengths then depend on the allocator and on earlier filters.
+inline ROCKSDB_NAMESPACE::BlockBasedTableOptions ExactLengthTableOptions() {
+  ROCKSDB_NAMESPACE::BlockBasedTableOptions table;
+  table.optimize_filters_for_memory = false;
+  return table;
 }
 
 }  // namespace sstfilter::compat

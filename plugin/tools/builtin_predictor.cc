@@ -29,7 +29,7 @@ const double kNaN = std::numeric_limits<double>::quiet_NaN();
 using ModelledBuilder = compat::ModelledBuilder;
 
 std::unique_ptr<ModelledBuilder> BuilderOf(const PolicyPtr& policy) {
-  static const rdb::BlockBasedTableOptions table_options;
+  static const rdb::BlockBasedTableOptions table_options = compat::ExactLengthTableOptions();
   if (policy == nullptr) return nullptr;
   const rdb::FilterBuildingContext context(table_options);
   std::unique_ptr<rdb::FilterBitsBuilder> builder(policy->GetBuilderWithContext(context));

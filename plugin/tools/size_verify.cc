@@ -59,7 +59,7 @@ double PredictedByBuilder(rdb::FilterBitsBuilder* builder, size_t keys, size_t b
 bool VerifyRow(const SizeOptions& o, SizeRow* row, std::string* error) {
   const PolicyPtr policy = PolicyForRow(*row, error);
   if (policy == nullptr) return false;
-  const rdb::BlockBasedTableOptions table_options;
+  const rdb::BlockBasedTableOptions table_options = compat::ExactLengthTableOptions();
   const rdb::FilterBuildingContext context(table_options);
   std::unique_ptr<rdb::FilterBitsBuilder> builder(policy->GetBuilderWithContext(context));
   if (builder == nullptr) {
