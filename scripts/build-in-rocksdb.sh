@@ -2,8 +2,14 @@
 # Builds sstfilter INTO RocksDB, the way a user adopts a plugin, and proves
 # the result works:
 #
-#   bash scripts/build-in-rocksdb.sh --version 7.8.3|9.10.0 [--cmake]
-#        [--jobs N] [--num KEYS] [--bits_per_key B] [--fetch-only|--compile-only]
+#   bash scripts/build-in-rocksdb.sh --version 7.8.3|9.10.0 | --source DIR
+#        [--cmake] [--jobs N] [--num KEYS] [--bits_per_key B]
+#        [--fetch-only|--compile-only]
+#
+#   --source DIR: any RocksDB source tree instead of Debian's package (e.g.
+#   a release tag extracted with `git archive`); its version comes from
+#   its include/rocksdb/version.h, and steps 2-3 copy it (without build
+#   outputs) instead of downloading.
 #
 #   1. installs what the build needs (as root, apt: compiler, gflags,
 #      libxxhash-dev, dpkg-dev; cmake with --cmake);
@@ -45,6 +51,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="$ROOT/.deps/rocksdb-build"
 
 VERSION=""
+SOURCE=""
 SYSTEM=make
 JOBS=2
 NUM=1000000
@@ -61,6 +68,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --version) VERSION="${2:-}"; shift 2 ;;
     --version=*) VERSION="${1#*=}"; shift ;;
+    --source) SOURCE="${2:-}"; shift 2 ;;
+    --source=*) SOURCE="${1#*=}"; shift ;;
     --cmake) SYSTEM=cmake; shift ;;
     --jobs) JOBS="${2:-}"; shift 2 ;;
     --num) NUM="${2:-}"; shift 2 ;;
@@ -71,12 +80,24 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument: $1" >&2; usage ;;
   esac
 done
-# The Debian release that carries each supported RocksDB version.
-case "$VERSION" in
-  7.8.3) SUITE=bookworm ;;
-  9.10.0) SUITE=trixie ;;
-  *) echo "--version must be 7.8.3 or 9.10.0" >&2; usage ;;
-esac
+version_of_tree() {
+  sed -n 's/^#define ROCKSDB_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' \
+    "$1/include/rocksdb/version.h" | paste -sd.
+}
+if [ -n "$SOURCE" ]; then
+  [ -z "$VERSION" ] || { echo "--version and --source exclude each other" >&2; usage; }
+  [ -f "$SOURCE/include/rocksdb/version.h" ] || die "$SOURCE is not a RocksDB source tree"
+  SOURCE="$(cd "$SOURCE" && pwd)"
+  VERSION="$(version_of_tree "$SOURCE")"
+  SUITE="source tree"
+else
+  # The Debian release that carries each supported RocksDB version.
+  case "$VERSION" in
+    7.8.3) SUITE=bookworm ;;
+    9.10.0) SUITE=trixie ;;
+    *) echo "--version must be 7.8.3 or 9.10.0 (or use --source)" >&2; usage ;;
+  esac
+fi
 
 BDIR="$WORK/$VERSION-$SYSTEM"
 TREE="$BDIR/rocksdb"
@@ -116,7 +137,10 @@ write_private_sources() {
 # code for other CPU architectures); the log and the RESULT line say so.
 have_dsc() { ls "$PKG"/rocksdb_*.dsc >/dev/null 2>&1; }
 have_orig() { ls "$PKG"/rocksdb_"$VERSION".orig.tar.* >/dev/null 2>&1; }
-if [ -f "$PKG/.done" ] && { have_dsc || have_orig; }; then
+if [ -n "$SOURCE" ]; then
+  echo "source tree $SOURCE" > "$PKG/.kind"
+  log "step 2/6: $(cat "$PKG/.kind")"
+elif [ -f "$PKG/.done" ] && { have_dsc || have_orig; }; then
   log "step 2/6: source package cached in ${PKG#$ROOT/} ($(cat "$PKG/.kind"))"
 else
   log "step 2/6: fetching the rocksdb $VERSION source package from $SUITE (private apt state in ${APT#$ROOT/})"
@@ -154,7 +178,12 @@ if done_step unpack && [ -f "$TREE/include/rocksdb/version.h" ]; then
   log "step 3/6: source tree present: ${TREE#$ROOT/}"
 else
   rm -rf "$TREE" "$TREE.tmp"
-  if have_dsc; then
+  if [ -n "$SOURCE" ]; then
+    log "step 3/6: copying $SOURCE into ${TREE#$ROOT/} (without build outputs)"
+    mkdir -p "$TREE.tmp"
+    tar -C "$SOURCE" --exclude=./shared-objects --exclude=./obj --exclude='*.o' \
+        --exclude='*.so*' --exclude='*.a' --exclude=./plugin/sstfilter -cf - . | tar -C "$TREE.tmp" -xf -
+  elif have_dsc; then
     log "step 3/6: unpacking into ${TREE#$ROOT/} (Debian patches applied)"
     dpkg-source -q -x "$(ls "$PKG"/rocksdb_*.dsc | head -n1)" "$TREE.tmp" >&2
   else
@@ -165,8 +194,7 @@ else
   mv "$TREE.tmp" "$TREE"
   stamp unpack
 fi
-got="$(sed -n 's/^#define ROCKSDB_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' \
-  "$TREE/include/rocksdb/version.h" | paste -sd.)"
+got="$(version_of_tree "$TREE")"
 [ "$got" = "$VERSION" ] || die "source tree is RocksDB $got, not $VERSION"
 ln -sfn "$ROOT" "$TREE/plugin/sstfilter"
 if [ "$FETCH_ONLY" = 1 ]; then
@@ -177,9 +205,12 @@ if [ "$COMPILE_ONLY" = 1 ]; then
   # As RocksDB's make compiles plugin sources (include order, warnings,
   # -fno-rtti of release builds), minus optimisation and code generation.
   failed=0; warned=0; n=0
+  # RocksDB's headers need C++20 from 10.7 on.
+  CXX_STD=c++17
+  [ "$(printf '10.7\n%s\n' "$VERSION" | sort -V | head -n1)" = 10.7 ] && CXX_STD=c++20
   for src in $(sed -n 's/^sstfilter_SOURCES = //p' "$ROOT/sstfilter.mk"); do
     n=$((n + 1))
-    if ! ( cd "$TREE" && g++ -std=c++17 -fsyntax-only -fno-rtti -DNDEBUG -DROCKSDB_PLATFORM_POSIX \
+    if ! ( cd "$TREE" && g++ -std="$CXX_STD" -fsyntax-only -fno-rtti -DNDEBUG -DROCKSDB_PLATFORM_POSIX \
              -DROCKSDB_LIB_IO_POSIX -DOS_LINUX -W -Wextra -Wall -Wsign-compare -Wshadow \
              -Wunused-parameter -Woverloaded-virtual -Wnon-virtual-dtor \
              -Wno-missing-field-initializers -I./plugin/sstfilter -I. -I./include \

@@ -7,9 +7,18 @@
 # checks that the README's C++ snippet is app.cc's, and that Debian's stock
 # ldb and sst_dump, without the plugin, read the database it wrote.
 #
-#   tests/consumer_test.sh SOURCE_DIR BUILD_DIR
+#   tests/consumer_test.sh SOURCE_DIR BUILD_DIR [ROCKSDB_PC_DIR]
+#
+# ROCKSDB_PC_DIR: where the rocksdb.pc the build used lives, when it is not
+# on pkg-config's default path (a RocksDB built from source).
 set -euo pipefail
-SRC="$1"; BUILD="$2"
+SRC="$1"; BUILD="$2"; ROCKSDB_PC_DIR="${3:-}"
+[ -z "$ROCKSDB_PC_DIR" ] || export PKG_CONFIG_PATH="$ROCKSDB_PC_DIR${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+ROCKSDB_INCLUDE="$(pkg-config --variable=includedir rocksdb)"
+ROCKSDB_LIB="$(pkg-config --variable=libdir rocksdb)"
+# RocksDB's headers need C++20 from 10.7 on.
+STD=c++17
+[ "$(printf '10.7\n%s\n' "$(pkg-config --modversion rocksdb)" | sort -V | head -n1)" = 10.7 ] && STD=c++20
 WORK="$BUILD/consumer"
 PREFIX="$WORK/prefix"
 rm -rf "$WORK"; mkdir -p "$WORK"
@@ -30,20 +39,26 @@ ls "$PREFIX"/lib*/libsstfilter.so.* "$PREFIX/include/sstfilter/sstfilter.h" "$PR
 step "find_package(sstfilter)"
 cmake -S "$SRC/tests/consumer" -B "$WORK/cmake" -DCMAKE_PREFIX_PATH="$PREFIX" >/dev/null
 cmake --build "$WORK/cmake" >/dev/null
-"$WORK/cmake/app" "$WORK/db-cmake"
+LD_LIBRARY_PATH="$ROCKSDB_LIB" "$WORK/cmake/app" "$WORK/db-cmake"
 
 LIBDIR="$(dirname "$(ls "$PREFIX"/lib*/libsstfilter.so | head -n1)")"
 step "pkg-config sstfilter"
 flags="$(PKG_CONFIG_PATH="$LIBDIR/pkgconfig" pkg-config --cflags --libs sstfilter)"
-g++ -std=c++17 "$SRC/tests/consumer/app.cc" -o "$WORK/app-pc" $flags
-LD_LIBRARY_PATH="$LIBDIR" "$WORK/app-pc" "$WORK/db-pc"
+g++ -std=$STD "$SRC/tests/consumer/app.cc" -o "$WORK/app-pc" $flags
+LD_LIBRARY_PATH="$LIBDIR:$ROCKSDB_LIB" "$WORK/app-pc" "$WORK/db-pc"
 
 step "g++ app.cc -lrocksdb -lsstfilter with --as-needed"
-g++ -std=c++17 -Wl,--as-needed "$SRC/tests/consumer/app.cc" -o "$WORK/app-plain" \
-  -I"$PREFIX/include" -L"$LIBDIR" -lrocksdb -lsstfilter
+g++ -std=$STD -Wl,--as-needed "$SRC/tests/consumer/app.cc" -o "$WORK/app-plain" \
+  -I"$PREFIX/include" -I"$ROCKSDB_INCLUDE" -L"$LIBDIR" -L"$ROCKSDB_LIB" -lrocksdb -lsstfilter
 readelf -d "$WORK/app-plain" | grep -q 'libsstfilter' || { echo "linker dropped libsstfilter"; exit 1; }
-LD_LIBRARY_PATH="$LIBDIR" "$WORK/app-plain" "$WORK/db-plain"
+LD_LIBRARY_PATH="$LIBDIR:$ROCKSDB_LIB" "$WORK/app-plain" "$WORK/db-plain"
 step "stock RocksDB tools without the plugin read the database"
+case "$ROCKSDB_LIB" in
+  /usr/lib*) ;;
+  *) echo "skipped: built against RocksDB $(pkg-config --modversion rocksdb) in $ROCKSDB_LIB," \
+          "and the stock ldb and sst_dump are Debian's"
+     step "all consumer builds passed"; exit 0 ;;
+esac
 # The OPTIONS file names sstfilter.Ribbon, which these tools do not know:
 # they must still find every key (the app wrote 10000).
 n="$(ldb --db="$WORK/db-plain" scan 2>/dev/null | wc -l)"
