@@ -51,6 +51,7 @@
 #include <rocksdb/write_batch.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -69,7 +70,9 @@
 #include "bench/lsm_policies.h"
 #include "bench/lsm_report.h"
 #include "bench/lsm_stats.h"
+#include "plugin/rocksdb/bits_builder.h"  // MallocUsableSize
 #include "plugin/rocksdb/register.h"
+#include "plugin/tools/text_output.h"
 
 DEFINE_string(policies, "none,rocksdb.Bloom,rocksdb.Ribbon,sstfilter.*",
               "Comma-separated policies: none (no filter), rocksdb.Bloom "
@@ -79,8 +82,11 @@ DEFINE_string(policies, "none,rocksdb.Bloom,rocksdb.Ribbon,sstfilter.*",
               "'N/opt=v/opt2=w' adds policy options, e.g. "
               "sstfilter.LevelAware/bottommost_bits_per_key=0.");
 DEFINE_string(switch_to, "",
-              "Look up through this policy (same budget) instead of the one that "
-              "wrote the database: wasted reads per miss right after a switch.");
+              "Look up through this policy (same budget) instead of the writer's: "
+              "right after a switch, then after each of --rewrite_steps.");
+DEFINE_string(rewrite_steps, "25,50,100",
+              "With --switch_to: % of every level's files rewritten with the new "
+              "policy before each further lookup (rows A->B@P%).");
 DEFINE_string(allocator, "system",
               "jemalloc: re-run with Debian's libjemalloc2 preloaded (RocksDB's "
               "production allocator); system: the C library's malloc.");
@@ -88,8 +94,8 @@ DEFINE_string(optimize_filters_for_memory, "auto",
               "BlockBasedTableOptions::optimize_filters_for_memory of every "
               "policy: true, false, or auto (true under jemalloc).");
 DEFINE_string(bits_per_key, "6,10,16",
-              "Comma-separated filter memory budgets, actual bits per key; one "
-              "database per policy and budget ('none' runs once).");
+              "Comma-separated budgets, bits per key (allocated under jemalloc: "
+              "every policy is calibrated to it); one database per policy and budget.");
 DEFINE_uint64(keys, 500000, "Keys written to each database.");
 DEFINE_int32(value_bytes, 32, "Bytes per value (keys are 16 bytes).");
 DEFINE_uint64(misses, 200000, "Absent keys looked up, with Get and again with MultiGet.");
@@ -322,6 +328,88 @@ double Build(const PolicySpec& spec, const std::string& label, const std::string
   return Seconds(start);
 }
 
+// Under jemalloc the budget counts allocated bits per key, and no policy's
+// setting gives that directly: optimize_filters_for_memory picks each
+// filter's length for the size classes, with an FP balance over filters that
+// spends a little more memory than the setting (more for 64-byte-line
+// filters). So every policy is calibrated on trial filters of exactly the
+// SST files the database will have: the LSM is deterministic, so one build
+// without a filter gives every file's level and key count.
+struct ProbedFile {
+  int level;
+  uint64_t keys;
+};
+
+std::vector<ProbedFile> ProbeFiles(const std::string& dir) {
+  PolicySpec none;
+  none.policy = "none";
+  Build(none, "probe (no filter)", dir);
+  rdb::Options options = DbOptions(none);
+  options.create_if_missing = false;
+  options.error_if_exists = false;
+  std::unique_ptr<rdb::DB> db = Open(options, dir);
+  std::vector<rdb::LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  std::sort(live.begin(), live.end(),
+            [](const auto& a, const auto& b) { return a.file_number < b.file_number; });
+  std::vector<ProbedFile> files;
+  for (const auto& f : live) files.push_back({f.level, f.num_entries});
+  Check(db->Close(), "close");
+  db.reset();
+  Check(rdb::DestroyDB(dir, options), "destroy " + dir);
+  return files;
+}
+
+// Allocated bits per key of `policy`'s filters for `files`, each built in
+// the context of its level as RocksDB builds it (LevelAware plans by level).
+double TrialAllocBitsPerKey(const rdb::FilterPolicy& policy, const std::vector<ProbedFile>& files) {
+  rdb::BlockBasedTableOptions table;
+  table.optimize_filters_for_memory = OptimizeFiltersForMemory();
+  int last_level = 0;
+  for (const ProbedFile& f : files) last_level = std::max(last_level, f.level);
+  uint64_t alloc_bytes = 0, keys = 0, next_key = 0;
+  for (const ProbedFile& f : files) {
+    rdb::FilterBuildingContext context(table);
+    context.compaction_style = rdb::kCompactionStyleLevel;
+    context.num_levels = kMaxLevels;
+    context.level_at_creation = f.level;
+    context.is_bottommost = f.level == last_level;
+    context.reason = f.level == 0 ? rdb::TableFileCreationReason::kFlush
+                                  : rdb::TableFileCreationReason::kCompaction;
+    std::unique_ptr<rdb::FilterBitsBuilder> builder(policy.GetBuilderWithContext(context));
+    if (builder == nullptr) continue;  // a level without a filter
+    for (uint64_t i = 0; i < f.keys; ++i) builder->AddKey(Key(next_key++));
+    std::unique_ptr<const char[]> buf;
+    const rdb::Slice filter = builder->Finish(&buf);
+    if (!filter.empty()) alloc_bytes += sstfilter::MallocUsableSize(filter.size() + 5);
+    keys += f.keys;
+  }
+  return keys ? 8.0 * static_cast<double>(alloc_bytes) / static_cast<double>(keys) : 0;
+}
+
+// The spec whose trial filters come within 0.2% of spec.budget allocated
+// bits per key (bisection over the setting's bits per key; a fresh policy
+// per trial, so no trial's FP balance carries into the database's builds).
+PolicySpec CalibrateToAllocated(const PolicySpec& spec, const std::vector<ProbedFile>& files) {
+  const double budget = spec.budget;
+  double lo = 0.7 * budget, hi = 1.1 * budget, best = budget;
+  double best_alloc = TrialAllocBitsPerKey(*spec.filter_policy, files);
+  for (int i = 0; i < 14 && std::fabs(best_alloc / budget - 1) > 0.002; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    const double alloc = TrialAllocBitsPerKey(*MakeSpec(spec.policy, spec.param, mid).filter_policy, files);
+    if (std::fabs(alloc - budget) < std::fabs(best_alloc - budget)) best = mid, best_alloc = alloc;
+    (alloc < budget ? lo : hi) = mid;
+  }
+  PolicySpec out = MakeSpec(spec.policy, spec.param, best);
+  out.budget = budget;
+  out.setting += ", calibrated: " + tools::FormatNumber(best, "%.4g") + " for " +
+                 tools::FormatNumber(budget, "%g") + " allocated bits/key (trial " +
+                 tools::FormatNumber(best_alloc, "%.3f") + ")";
+  std::fprintf(stderr, "[lsm_bench] %s @%s: %s\n", spec.policy.c_str(), spec.param.c_str(),
+               out.setting.c_str());
+  return out;
+}
+
 // Get of every key, timed one by one; returns the number of keys whose
 // status differs from `want_found` (a present key must be found with its
 // value, an absent one must be NotFound).
@@ -370,7 +458,115 @@ uint64_t TimedMultiGets(rdb::DB* db, const std::vector<uint64_t>& indexes, bool 
   return wrong;
 }
 
-RunResult RunOne(const PolicySpec& spec, const std::string& dir) {
+// --rewrite_steps: increasing percentages in (0, 100].
+std::vector<double> ParseRewriteSteps() {
+  std::vector<double> steps;
+  if (FLAGS_rewrite_steps.empty()) return steps;
+  std::vector<std::pair<std::string, double>> parsed;
+  std::string bad;
+  if (!ParseBitsPerKeyList(FLAGS_rewrite_steps, &parsed, &bad)) {
+    Fatal("bad value '" + bad + "' in --rewrite_steps (want percentages)");
+  }
+  for (const auto& [text, percent] : parsed) {
+    if (percent > 100 || (!steps.empty() && percent <= steps.back())) {
+      Fatal("--rewrite_steps must increase and stay <= 100, not '" + FLAGS_rewrite_steps + "'");
+    }
+    steps.push_back(percent);
+  }
+  return steps;
+}
+
+// Looks up the absent and present keys in the open database and fills in
+// `r`'s lookup figures; `expected_policies` are the filter policy names its
+// files may carry.
+void MeasureLookups(rdb::DB* db, const rdb::Options& options, const std::string& label,
+                    const std::vector<std::string>& expected_policies, bool some_unfiltered,
+                    RunResult* r) {
+  r->tables = SummarizeTables(db, expected_policies, some_unfiltered);
+  if (!r->tables.wrong_policy.empty()) {
+    for (const std::string& w : r->tables.wrong_policy) std::fprintf(stderr, "  %s\n", w.c_str());
+    Fatal(label + ": " + std::to_string(r->tables.wrong_policy.size()) + " of " +
+          std::to_string(r->tables.files) + " SST files do not carry filter policy '" +
+          expected_policies[0] + "': not the filter requested");
+  }
+  const FileRanges ranges(db);
+  r->shape = ranges.Shape();
+
+  std::vector<uint64_t> misses, hits;
+  uint64_t files_consulted = 0;
+  for (uint64_t j = 0; j < FLAGS_misses; ++j) {
+    misses.push_back(FLAGS_keys + j);
+    files_consulted += ranges.FilesFor(Key(misses.back()));
+  }
+  r->misses = misses.size();
+  r->files_per_miss = r->misses ? static_cast<double>(files_consulted) / r->misses : 0;
+  // Present keys in a scrambled order, uniformly over the stream (fast range
+  // reduction of a mixed index).
+  for (uint64_t j = 0; j < FLAGS_hits; ++j) {
+    hits.push_back(static_cast<uint64_t>(
+        (static_cast<unsigned __int128>(Mix64(j ^ 0x5bd1e995)) * FLAGS_keys) >> 64));
+  }
+  r->hits = hits.size();
+
+  std::fprintf(stderr, "[lsm_bench] %s: looking up %zu absent and %zu present keys ...\n",
+               label.c_str(), misses.size(), hits.size());
+  EnableLookupCounting();
+  rdb::Statistics* stats = options.statistics.get();
+  std::vector<double> latencies;
+  LookupCounters before = LookupCounters::Capture(stats);
+  uint64_t wrong = TimedGets(db, misses, false, &latencies);
+  LookupCounters after = LookupCounters::Capture(stats);
+  r->miss_get = after.Minus(before);
+  r->miss_get_latency = Summarize(std::move(latencies));
+  wrong += TimedMultiGets(db, misses, false, &r->miss_multiget_us);
+  r->miss_multiget = LookupCounters::Capture(stats).Minus(after);
+  if (wrong > 0) Fatal(label + ": " + std::to_string(wrong) + " absent keys were found");
+
+  latencies.clear();
+  before = LookupCounters::Capture(stats);
+  r->hits_not_found = TimedGets(db, hits, true, &latencies);
+  r->hit_get = LookupCounters::Capture(stats).Minus(before);
+  r->hit_get_latency = Summarize(std::move(latencies));
+  r->hits_not_found += TimedMultiGets(db, hits, true, &r->hit_multiget_us);
+
+  if (r->has_filter && r->miss_get.useful + r->miss_get.positive == 0 && r->misses > 0) {
+    Fatal(label + ": the filter was never consulted");
+  }
+}
+
+// The files of each level as they were when the policy was switched, by
+// file name; RewriteFiles takes them in this order.
+using FilesByLevel = std::vector<std::vector<std::string>>;
+
+FilesByLevel LiveFiles(rdb::DB* db) {
+  std::vector<rdb::LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  FilesByLevel files(kMaxLevels);
+  for (const auto& f : live) {
+    if (f.level >= 0 && f.level < kMaxLevels) files[f.level].push_back(f.name);
+  }
+  for (auto& level : files) std::sort(level.begin(), level.end());
+  return files;
+}
+
+// Rewrites, in every level, the first `percent` of that level's files as
+// they were at the switch (those not rewritten yet), each file on its own
+// into its own level (CompactFiles, no size limit: one file in, one out),
+// so the files per level and their key ranges stay as they were and only
+// the filters change: as compaction does to a database over time.
+void RewriteFiles(rdb::DB* db, const FilesByLevel& original, double percent,
+                  std::vector<size_t>* done) {
+  for (int level = 0; level < kMaxLevels; ++level) {
+    const std::vector<std::string>& files = original[level];
+    const size_t want = static_cast<size_t>(std::ceil(percent / 100.0 * files.size() - 1e-9));
+    for (size_t& i = (*done)[level]; i < std::min(want, files.size()); ++i) {
+      Check(db->CompactFiles(rdb::CompactionOptions(), {files[i]}, level),
+            "rewrite " + files[i] + " in L" + std::to_string(level));
+    }
+  }
+}
+
+std::vector<RunResult> RunOne(const PolicySpec& spec, const std::string& dir) {
   RunResult r;
   r.policy = spec.policy;
   r.budget_bits_per_key = spec.budget;
@@ -378,6 +574,7 @@ RunResult RunOne(const PolicySpec& spec, const std::string& dir) {
   r.has_filter = spec.filter_policy != nullptr;
   r.some_unfiltered = spec.some_unfiltered;
   r.block_cache = FLAGS_block_cache_bytes > 0;
+  r.alloc_budget = sstfilter::bench::RunningOnJemalloc();
   const std::string label = spec.policy + (r.has_filter ? " @" + spec.param : "");
   r.load_seconds = Build(spec, label, dir);
 
@@ -385,8 +582,9 @@ RunResult RunOne(const PolicySpec& spec, const std::string& dir) {
   // nothing of the load is cached; compactions stay off to keep the shape.
   // With --switch_to, reopened with that policy instead: the files keep the
   // filters `spec` wrote, as right after a user switches policies.
+  const bool switching = !FLAGS_switch_to.empty() && r.has_filter;
   PolicySpec reader_spec = spec;
-  if (!FLAGS_switch_to.empty() && r.has_filter) {
+  if (switching) {
     reader_spec = MakeSpec(FLAGS_switch_to, spec.param, spec.budget);
     r.policy = spec.policy + "->" + FLAGS_switch_to;
   }
@@ -396,60 +594,27 @@ RunResult RunOne(const PolicySpec& spec, const std::string& dir) {
   options.disable_auto_compactions = true;
   std::unique_ptr<rdb::DB> db = Open(options, dir);
 
-  r.tables = SummarizeTables(db.get(), spec.expected_name, spec.some_unfiltered);
-  if (!r.tables.wrong_policy.empty()) {
-    for (const std::string& w : r.tables.wrong_policy) std::fprintf(stderr, "  %s\n", w.c_str());
-    Fatal(label + ": " + std::to_string(r.tables.wrong_policy.size()) + " of " +
-          std::to_string(r.tables.files) + " SST files do not carry filter policy '" +
-          spec.expected_name + "' (" + spec.setting + "): not the filter requested");
-  }
-  const FileRanges ranges(db.get());
-  r.shape = ranges.Shape();
-
-  std::vector<uint64_t> misses, hits;
-  uint64_t files_consulted = 0;
-  for (uint64_t j = 0; j < FLAGS_misses; ++j) {
-    misses.push_back(FLAGS_keys + j);
-    files_consulted += ranges.FilesFor(Key(misses.back()));
-  }
-  r.misses = misses.size();
-  r.files_per_miss = r.misses ? static_cast<double>(files_consulted) / r.misses : 0;
-  // Present keys in a scrambled order, uniformly over the stream (fast range
-  // reduction of a mixed index).
-  for (uint64_t j = 0; j < FLAGS_hits; ++j) {
-    hits.push_back(static_cast<uint64_t>(
-        (static_cast<unsigned __int128>(Mix64(j ^ 0x5bd1e995)) * FLAGS_keys) >> 64));
-  }
-  r.hits = hits.size();
-
-  std::fprintf(stderr, "[lsm_bench] %s: looking up %zu absent and %zu present keys ...\n",
-               label.c_str(), misses.size(), hits.size());
-  EnableLookupCounting();
-  rdb::Statistics* stats = options.statistics.get();
-  std::vector<double> latencies;
-  LookupCounters before = LookupCounters::Capture(stats);
-  uint64_t wrong = TimedGets(db.get(), misses, false, &latencies);
-  LookupCounters after = LookupCounters::Capture(stats);
-  r.miss_get = after.Minus(before);
-  r.miss_get_latency = Summarize(std::move(latencies));
-  wrong += TimedMultiGets(db.get(), misses, false, &r.miss_multiget_us);
-  r.miss_multiget = LookupCounters::Capture(stats).Minus(after);
-  if (wrong > 0) Fatal(label + ": " + std::to_string(wrong) + " absent keys were found");
-
-  latencies.clear();
-  before = LookupCounters::Capture(stats);
-  r.hits_not_found = TimedGets(db.get(), hits, true, &latencies);
-  r.hit_get = LookupCounters::Capture(stats).Minus(before);
-  r.hit_get_latency = Summarize(std::move(latencies));
-  r.hits_not_found += TimedMultiGets(db.get(), hits, true, &r.hit_multiget_us);
-
-  if (r.has_filter && r.miss_get.useful + r.miss_get.positive == 0 && r.misses > 0) {
-    Fatal(label + ": the filter was never consulted");
+  std::vector<RunResult> results;
+  results.push_back(r);
+  MeasureLookups(db.get(), options, label, {spec.expected_name}, spec.some_unfiltered,
+                 &results.back());
+  if (switching) {
+    // Then as compaction rewrites the files with the new policy's filters.
+    const FilesByLevel original = LiveFiles(db.get());
+    std::vector<size_t> done(kMaxLevels, 0);
+    for (double percent : ParseRewriteSteps()) {
+      RewriteFiles(db.get(), original, percent, &done);
+      results.push_back(r);
+      results.back().policy = r.policy + "@" + tools::FormatNumber(percent, "%g") + "%";
+      MeasureLookups(db.get(), options, label + " " + results.back().policy,
+                     {spec.expected_name, reader_spec.expected_name},
+                     spec.some_unfiltered || reader_spec.some_unfiltered, &results.back());
+    }
   }
   Check(db->Close(), "close");
   db.reset();
   if (!FLAGS_keep_db) Check(rdb::DestroyDB(dir, options), "destroy " + dir);
-  return r;
+  return results;
 }
 
 std::string HeaderComment() {
@@ -475,7 +640,9 @@ std::string HeaderComment() {
   );
   std::string comment = buf;
   comment += std::string("# allocator=") + sstfilter::bench::AllocatorName() +
-             " optimize_filters_for_memory=" + (OptimizeFiltersForMemory() ? "1" : "0") + "\n";
+             " optimize_filters_for_memory=" + (OptimizeFiltersForMemory() ? "1" : "0") +
+             " budget=" + (sstfilter::bench::RunningOnJemalloc() ? "allocated" : "filter") +
+             "_bits_per_key\n";
 #if !defined(__OPTIMIZE__)
   comment += "# WARNING: lsm_bench compiled WITHOUT optimisation; latencies are not representative\n";
 #endif
@@ -506,7 +673,8 @@ int Main() {
   if (!FLAGS_plot.empty() && FLAGS_csv.empty()) Fatal("--plot needs --csv (it plots the CSV)");
 
   const auto wall_start = Clock::now();
-  const std::vector<PolicySpec> specs = ParseSpecs();
+  ParseRewriteSteps();  // refuses a bad list before any database is built
+  std::vector<PolicySpec> specs = ParseSpecs();
   if (FLAGS_list_policies) {
     for (const PolicySpec& spec : specs) {
       std::printf("%s %s %s\n", spec.policy.c_str(), spec.filter_policy ? spec.param.c_str() : "0",
@@ -524,12 +692,20 @@ int Main() {
     std::atexit(RemoveRoot);
   }
 
+  if (sstfilter::bench::RunningOnJemalloc()) {
+    std::fprintf(stderr, "[lsm_bench] calibrating every policy to allocated bits per key ...\n");
+    const std::vector<ProbedFile> files = ProbeFiles(root + "/probe");
+    for (PolicySpec& spec : specs) {
+      if (spec.filter_policy != nullptr) spec = CalibrateToAllocated(spec, files);
+    }
+  }
+
   std::vector<RunResult> results;
   for (size_t i = 0; i < specs.size(); ++i) {
     const std::string dir = root + "/db" + std::to_string(i);
     std::fprintf(stderr, "[lsm_bench] run %zu of %zu: %s (%s)\n", i + 1, specs.size(),
                  specs[i].policy.c_str(), specs[i].setting.c_str());
-    results.push_back(RunOne(specs[i], dir));
+    for (RunResult& r : RunOne(specs[i], dir)) results.push_back(std::move(r));
   }
 
   PrintTable(results, HeaderComment());
@@ -546,9 +722,9 @@ int Main() {
       status = 1;
     }
     if (r.has_filter && std::fabs(r.BudgetDeviationPct()) > kBudgetTolerancePct) {
-      std::fprintf(stderr, "[lsm_bench] WARNING: %s @%g uses %.3f bits per key, %+.1f%% off budget\n",
-                   r.policy.c_str(), r.budget_bits_per_key, r.tables.BitsPerKey(),
-                   r.BudgetDeviationPct());
+      std::fprintf(stderr, "[lsm_bench] WARNING: %s @%g uses %.3f %sbits per key, %+.1f%% off budget\n",
+                   r.policy.c_str(), r.budget_bits_per_key, r.BudgetedBitsPerKey(),
+                   r.alloc_budget ? "allocated " : "", r.BudgetDeviationPct());
     }
   }
   return status;

@@ -134,7 +134,7 @@ double RunResult::FpRate() const {
 
 double RunResult::BudgetDeviationPct() const {
   if (!has_filter || budget_bits_per_key <= 0) return 0;
-  return 100.0 * (tables.BitsPerKey() / budget_bits_per_key - 1.0);
+  return 100.0 * (BudgetedBitsPerKey() / budget_bits_per_key - 1.0);
 }
 
 void PrintTable(const std::vector<RunResult>& results, const std::string& header_comment) {

@@ -18,6 +18,10 @@ struct RunResult {
   bool has_filter = false;
   bool some_unfiltered = false;     // ... but not in every file (PolicySpec)
   bool block_cache = false;         // data blocks went through a block cache
+  // The budget counts allocated bits per key (the allocator's usable size of
+  // each filter block as RocksDB holds it), not filter bits: under jemalloc,
+  // whose size classes leave slack unless lengths are chosen for them.
+  bool alloc_budget = false;
   TableSummary tables;
   std::string shape;                // SST files per level, "L0/L1/..."
   double files_per_miss = 0;        // files whose key range holds the key
@@ -48,7 +52,10 @@ struct RunResult {
   // False positives / filter checks of absent keys; 1 with no filter.
   double FpRate() const;
   // Signed deviation of the actual from the budget memory, in percent.
-  double BudgetDeviationPct() const;
+  double BudgetDeviationPct() const;  // of BudgetedBitsPerKey from the budget
+  double BudgetedBitsPerKey() const {
+    return alloc_budget ? tables.AllocBitsPerKey() : tables.BitsPerKey();
+  }
 };
 
 // Rows whose actual bits per key deviate from the budget by more than this

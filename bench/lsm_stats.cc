@@ -58,7 +58,7 @@ LookupCounters LookupCounters::Minus(const LookupCounters& before) const {
   return d;
 }
 
-TableSummary SummarizeTables(rdb::DB* db, const std::string& expected_policy,
+TableSummary SummarizeTables(rdb::DB* db, const std::vector<std::string>& expected_policies,
                              bool some_unfiltered) {
   rdb::TablePropertiesCollection props;
   const rdb::Status s = db->GetPropertiesOfAllTables(&props);
@@ -71,7 +71,7 @@ TableSummary SummarizeTables(rdb::DB* db, const std::string& expected_policy,
   db->GetLiveFilesMetaData(&live);
   std::map<std::string, int> level_of;  // by the path GetPropertiesOfAllTables uses
   for (const auto& f : live) level_of[f.db_path + f.name] = f.level;
-  const bool want_filter = !expected_policy.empty();
+  const bool want_filter = !expected_policies.empty() && !expected_policies[0].empty();
   uint64_t with_filter = 0;
   for (const auto& [file, p] : props) {
     // Whole-key filtering without a prefix extractor adds every distinct key
@@ -91,7 +91,9 @@ TableSummary SummarizeTables(rdb::DB* db, const std::string& expected_policy,
     }
     with_filter += p->filter_size > 0;
     const bool filter_ok = want_filter ? (p->filter_size > 0 || some_unfiltered) : p->filter_size == 0;
-    if (p->filter_policy_name != expected_policy || !filter_ok) {
+    const bool name_ok = std::find(expected_policies.begin(), expected_policies.end(),
+                                   p->filter_policy_name) != expected_policies.end();
+    if (!name_ok || !filter_ok) {
       summary.wrong_policy.push_back(file + ": filter policy '" + p->filter_policy_name +
                                      "', filter " + std::to_string(p->filter_size) +
                                      " bytes");

@@ -71,16 +71,15 @@ struct TableSummary : TableCounts {
   std::vector<std::string> wrong_policy;  // "file: 'name'" for every mismatch
 };
 
-// Reads every table's properties and checks that each names
-// `expected_policy` (empty: no filter) and, if one is expected, has a
-// non-empty filter; with `some_unfiltered` (a policy that leaves out the
-// bottommost level's filters) at least one file must have one.
-TableSummary SummarizeTables(ROCKSDB_NAMESPACE::DB* db, const std::string& expected_policy,
-                             bool some_unfiltered = false);
+// Reads every table's properties and checks that each names one of
+// `expected_policies` (one empty name: no filter) and, if a filter is
+// expected, has a non-empty one; with `some_unfiltered` (a policy that
+// leaves out the bottommost level's filters) at least one file must have
+// one. Two names: the files of a database part-way through a switch.
+TableSummary SummarizeTables(ROCKSDB_NAMESPACE::DB* db,
+                             const std::vector<std::string>& expected_policies,
+                             bool some_unfiltered);
 
-// Key ranges of the live SST files, by level: answers how many files a point
-// lookup must consult (every L0 file whose range holds the key, plus at most
-// one file per deeper level), i.e. the reads per miss with no filter.
 class FileRanges {
  public:
   explicit FileRanges(ROCKSDB_NAMESPACE::DB* db);
