@@ -13,6 +13,7 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -377,6 +378,40 @@ TEST(ToolTest, SizeAcceptance) {
   EXPECT_TRUE(found) << r.output;
 }
 
+// --variants: every design in a row of its own, bits/key and MB, beside
+// sstfilter's kinds, and a line on why each design is not a kind here.
+TEST(ToolTest, SizeVariantsAcceptance) {
+  const ToolRun r = RunTool("size --keys=100000000 --fp_rate=0.01 --variants");
+  ASSERT_EQ(r.status, 0) << r.output;
+  // "<filter>  <from>  <adds>  <bits/key>  <memory> MB  ...".
+  const std::regex figures(" ([0-9]+\\.[0-9]+) +[0-9]+(\\.[0-9]+)? MB ");
+  auto has_row = [&](const std::string& filter, const std::string& from) {
+    std::istringstream lines(r.output);
+    std::string line;
+    while (std::getline(lines, line)) {
+      std::istringstream cells(line);
+      std::string name, source;
+      cells >> name >> source;
+      std::smatch m;
+      if (name == filter && source == from && std::regex_search(line, m, figures) &&
+          std::stod(m[1]) > 0) {
+        return true;
+      }
+    }
+    return false;
+  };
+  for (const char* design : {"CountingBloom/counter_bits=4", "Cuckoo/b=4,load=95.5%",
+                             "ScalableBloom/s=2,r=0.9", "Xor", "BinaryFuse/3-wise",
+                             "BinaryFuse/4-wise"}) {
+    EXPECT_TRUE(has_row(design, "formula")) << design << "\n" << r.output;
+    EXPECT_NE(r.output.find(std::string("\n  ") + design + ": "), std::string::npos) << design;
+  }
+  for (const char* kind : {"sstfilter.StandardBloom", "sstfilter.BlockedBloom",
+                           "sstfilter.BlockedBloom/lines_per_key=2", "sstfilter.Ribbon"}) {
+    EXPECT_TRUE(has_row(kind, "sstfilter")) << kind << "\n" << r.output;
+  }
+}
+
 TEST(ToolTest, ErrorsAndExitStatuses) {
   TempDir dir;
   const std::string not_sst = dir.path() + "/notes.txt";
@@ -393,6 +428,8 @@ TEST(ToolTest, ErrorsAndExitStatuses) {
                         Case{"size --keys=1000 --fp_rate=1.5", 2, "--fp_rate must be"},
                         Case{"size --keys=1000 --bits_per_key=0", 2, "--bits_per_key must be"},
                         Case{"size --keys=1000", 2, "exactly one"},
+                        Case{"size --keys=1000 --bits_per_key=10 --variants", 2,
+                             "--variants needs --fp_rate"},
                         Case{"size --keys=1000 --fp_rate=0.01 --progress=never", 2, "unknown flag"},
                         Case{"inspect", 2, "give a database"},
                         Case{"inspect " + dir.path() + "/missing", 2, "no such file"},

@@ -1,12 +1,17 @@
 // `sstfilter size` against the formulas it must reproduce (the classic
-// standard-Bloom table, the core's sizing, RocksDB's own model) and against
-// filters actually built and queried (--verify).
+// standard-Bloom table, the core's sizing, RocksDB's own model, the papers'
+// sizing of other designs for --variants) and against filters actually
+// built and queried (--verify).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
@@ -187,6 +192,197 @@ TEST(SizeCommandTest, VerifyMatchesMeasuredBuilds) {
   std::ostringstream out;
   PrintSizeText(o, rows, out);
   EXPECT_NE(out.str().find("measured_fp"), std::string::npos);
+}
+
+// Without --variants the output is exactly what it was: the flag-less run
+// prints the table alone, with the lines below to the byte (sstfilter's
+// rows at 100M keys, 1%: RocksDB's rows depend on the RocksDB build), and
+// --variants prints that same text, then its own table.
+TEST(SizeCommandTest, WithoutVariantsTheOutputIsUnchanged) {
+  SizeOptions o = FpOptions(100000000, 0.01);
+  std::ostringstream plain, err;
+  ASSERT_EQ(RunSize(o, plain, err), 0) << err.str();
+  const auto rows = ComputeSizeRows(o);
+  std::ostringstream table;
+  PrintSizeText(o, rows, table);
+  EXPECT_EQ(plain.str(), table.str());
+  for (const char* line : {
+           "sstfilter size: one filter of 100,000,000 keys, target FP rate 0.01\n\n",
+           "\nfilter                                  bits/key  probes  predicted_fp    memory  "
+           "wasted_reads/miss\n",
+           "\nsstfilter.StandardBloom                     9.59       7          0.01  119.9 MB  "
+           "             0.05\n",
+           "\nsstfilter.BlockedBloom                      9.92       6          0.01  124.0 MB  "
+           "             0.05\n",
+           "\nsstfilter.BlockedBloom/lines_per_key=2      9.67     3+3          0.01  120.9 MB  "
+           "             0.05\n",
+           "\nsstfilter.Ribbon                            6.75   r=6.6      0.009998  84.32 MB  "
+           "          0.04999\n",
+           "\ntextbook standard Bloom: -ln(p)/ln(2)^2 = 9.59 bits/key at k = log2(1/p) = 6.6 "
+           "probes; sstfilter.StandardBloom uses the best whole number of probes.\n\n"}) {
+    EXPECT_NE(plain.str().find(line), std::string::npos) << line << "\n" << plain.str();
+  }
+  for (const char* absent : {"formula", "Cuckoo", "Xor", "BinaryFuse", "ScalableBloom"}) {
+    EXPECT_EQ(plain.str().find(absent), std::string::npos) << absent;
+  }
+  std::ostringstream plain_json;
+  o.json = true;
+  ASSERT_EQ(RunSize(o, plain_json, err), 0);
+  EXPECT_EQ(plain_json.str().find("variants"), std::string::npos);
+
+  o.json = false;
+  o.variants = true;
+  std::ostringstream with;
+  ASSERT_EQ(RunSize(o, with, err), 0) << err.str();
+  ASSERT_EQ(with.str().compare(0, plain.str().size(), plain.str()), 0) << with.str();
+  std::ostringstream variants;
+  PrintVariantsText(o, ComputeVariantRows(o, rows), variants);
+  EXPECT_EQ(with.str().substr(plain.str().size()), "\n" + variants.str());
+}
+
+const VariantRow& Variant(const std::vector<VariantRow>& rows, const std::string& filter) {
+  for (const VariantRow& r : rows) {
+    if (r.filter == filter) return r;
+  }
+  ADD_FAILURE() << "no variant " << filter;
+  return rows.front();
+}
+
+constexpr const char* kFormulaRows[] = {
+    "CountingBloom/counter_bits=4", "Cuckoo/b=4,load=95.5%", "ScalableBloom/s=2,r=0.9", "Xor",
+    "BinaryFuse/3-wise", "BinaryFuse/4-wise"};
+
+// Each row at 100M keys against the published figure (the derivations are
+// in tests/variant_math_test.cc): bits/key, memory = bits/key x 10^8 / 8
+// bytes, probes, fingerprint, FP rate and the cost over log2(1/p).
+TEST(SizeCommandTest, VariantsMatchThePublishedSizing) {
+  struct Expect {
+    const char* filter;
+    double bits_per_key;
+    double tolerance;
+    const char* probes;
+    const char* fingerprint;
+    double fp_rate;
+  };
+  struct Case {
+    double fp_rate;
+    std::vector<Expect> rows;
+  };
+  const Case cases[] = {
+      {0.01,
+       {{"CountingBloom/counter_bits=4", 38.3718, 1e-3, "7", "4-bit counters", 0.01},
+        {"Cuckoo/b=4,load=95.5%", 10.471204, 1e-6, "2 buckets", "f=10", 0.0077859},
+        {"ScalableBloom/s=2,r=0.9", 22.312, 0.01, "40", "-", 0.0027079},
+        {"Xor", 8.61, 1e-5, "3", "f=7", 0.0078125},
+        {"BinaryFuse/3-wise", 7.875, 1e-9, "3", "f=7", 0.0078125},
+        {"BinaryFuse/4-wise", 7.525, 1e-9, "4", "f=7", 0.0078125}}},
+      {0.001,
+       {{"CountingBloom/counter_bits=4", 57.5106, 1e-3, "10", "4-bit counters", 0.001},
+        {"Cuckoo/b=4,load=95.5%", 13.612565, 1e-6, "2 buckets", "f=13", 0.00097615},
+        {"ScalableBloom/s=2,r=0.9", 29.501, 0.01, "54", "-", 0.00027098},
+        {"Xor", 12.3, 1e-5, "3", "f=10", 0.0009765625},
+        {"BinaryFuse/3-wise", 11.25, 1e-9, "3", "f=10", 0.0009765625},
+        {"BinaryFuse/4-wise", 10.75, 1e-9, "4", "f=10", 0.0009765625}}},
+      {0.1,
+       {{"CountingBloom/counter_bits=4", 19.2333, 1e-3, "3", "4-bit counters", 0.1},
+        {"Cuckoo/b=4,load=95.5%", 7.329843, 1e-6, "2 buckets", "f=7", 0.0608175},
+        {"ScalableBloom/s=2,r=0.9", 15.123, 0.01, "28", "-", 0.026886},
+        {"Xor", 4.92, 1e-5, "3", "f=4", 0.0625},
+        {"BinaryFuse/3-wise", 4.5, 1e-9, "3", "f=4", 0.0625},
+        {"BinaryFuse/4-wise", 4.3, 1e-9, "4", "f=4", 0.0625}}},
+  };
+  for (const Case& c : cases) {
+    SizeOptions o = FpOptions(100000000, c.fp_rate);
+    o.variants = true;
+    const auto size_rows = ComputeSizeRows(o);
+    const auto rows = ComputeVariantRows(o, size_rows);
+    ASSERT_EQ(rows.size(), 10u);  // 6 designs and sstfilter's 4 kinds
+    const double bound = std::log2(1 / c.fp_rate);
+    for (const Expect& e : c.rows) {
+      const VariantRow& r = Variant(rows, e.filter);
+      EXPECT_TRUE(r.formula && r.reachable) << e.filter;
+      EXPECT_NEAR(r.bits_per_key, e.bits_per_key, e.tolerance) << c.fp_rate << " " << e.filter;
+      EXPECT_NEAR(static_cast<double>(r.bytes), e.bits_per_key * 1e8 / 8, e.tolerance * 1e8 / 8 + 1)
+          << c.fp_rate << " " << e.filter;
+      EXPECT_EQ(r.probes, e.probes) << c.fp_rate << " " << e.filter;
+      EXPECT_EQ(r.fingerprint, e.fingerprint) << c.fp_rate << " " << e.filter;
+      EXPECT_NEAR(r.fp_rate, e.fp_rate, 1e-3 * e.fp_rate) << c.fp_rate << " " << e.filter;
+      EXPECT_LE(r.fp_rate, c.fp_rate * (1 + 1e-9)) << e.filter;
+      EXPECT_NEAR(r.over_bound, r.bits_per_key / bound - 1, 1e-12) << e.filter;
+      EXPECT_FALSE(r.reason.empty()) << e.filter;
+      EXPECT_FALSE(r.sizing.empty()) << e.filter;
+    }
+    // sstfilter's kinds are the rows of the table above, unchanged.
+    for (const SizeRow& s : size_rows) {
+      if (s.filter.rfind("sstfilter.", 0) != 0) continue;
+      const VariantRow& r = Variant(rows, s.filter);
+      EXPECT_FALSE(r.formula);
+      EXPECT_EQ(r.bits_per_key, s.bits_per_key) << s.filter;
+      EXPECT_EQ(r.bytes, s.bytes) << s.filter;
+      EXPECT_EQ(r.fp_rate, s.predicted_fp_rate) << s.filter;
+    }
+  }
+}
+
+// The static designs' reason lines carry their cost over the bound: at 1%
+// (f = 7, log2(100) = 6.644) xor 1.23 x 7 / 6.644 = +29.6% (+23.0% at its
+// FP 2^-7), 3-wise fuse 7.875 / 6.644 = +18.5% (+12.5%), 4-wise 7.525 /
+// 6.644 = +13.3% (+7.5%), beside sstfilter.Ribbon's own row.
+TEST(SizeCommandTest, VariantReasonsStateTheCostOverTheBound) {
+  SizeOptions o = FpOptions(100000000, 0.01);
+  o.variants = true;
+  const auto size_rows = ComputeSizeRows(o);
+  const auto rows = ComputeVariantRows(o, size_rows);
+  const double ribbon = Row(size_rows, "sstfilter.Ribbon").bits_per_key / std::log2(100.0) - 1;
+  char ribbon_percent[16];
+  std::snprintf(ribbon_percent, sizeof(ribbon_percent), "%+.1f%%", 100 * ribbon);
+  struct Expect {
+    const char* filter;
+    const char* at_own_fp;
+    const char* here;
+  };
+  for (const Expect& e : {Expect{"Xor", "+23.0% over log2(1/FP) at its FP 2^-7", "+29.6%"},
+                          Expect{"BinaryFuse/3-wise", "+12.5% over log2(1/FP) at its FP 2^-7", "+18.5%"},
+                          Expect{"BinaryFuse/4-wise", "+7.5% over log2(1/FP) at its FP 2^-7", "+13.3%"}}) {
+    const std::string& reason = Variant(rows, e.filter).reason;
+    EXPECT_NE(reason.find(e.at_own_fp), std::string::npos) << reason;
+    EXPECT_NE(reason.find(std::string(e.here) + " over log2(1/0.01) here"), std::string::npos) << reason;
+    EXPECT_NE(reason.find(std::string("sstfilter.Ribbon is ") + ribbon_percent), std::string::npos)
+        << reason;
+  }
+  for (const char* filter : {"CountingBloom/counter_bits=4", "Cuckoo/b=4,load=95.5%"}) {
+    EXPECT_NE(Variant(rows, filter).reason.find("SST file"), std::string::npos) << filter;
+  }
+  EXPECT_NE(Variant(rows, "ScalableBloom/s=2,r=0.9").reason.find("SST filter"), std::string::npos);
+}
+
+// --variants --json: every row, formula and sstfilter's, with its figures.
+TEST(SizeCommandTest, VariantsJsonHoldsEveryRow) {
+  SizeOptions o = FpOptions(100000000, 0.01);
+  o.variants = true;
+  o.json = true;
+  std::ostringstream out, err;
+  ASSERT_EQ(RunSize(o, out, err), 0) << err.str();
+  const std::string json = out.str();
+  const size_t variants = json.find("\"variants\": [");
+  ASSERT_NE(variants, std::string::npos) << json;
+  std::vector<std::string> names(std::begin(kFormulaRows), std::end(kFormulaRows));
+  for (const char* ours : {"sstfilter.StandardBloom", "sstfilter.BlockedBloom",
+                           "sstfilter.BlockedBloom/lines_per_key=2", "sstfilter.Ribbon"}) {
+    names.push_back(ours);
+  }
+  for (const std::string& name : names) {
+    EXPECT_NE(json.find("\"filter\": \"" + name + "\"", variants), std::string::npos) << name;
+  }
+  EXPECT_NE(json.find("\"bits_per_key\": 8.61", variants), std::string::npos) << json;  // Xor
+  EXPECT_NE(json.find("\"from\": \"formula\""), std::string::npos);
+  EXPECT_NE(json.find("\"from\": \"sstfilter\""), std::string::npos);
+  EXPECT_NE(json.find("growth s = 2, tightening r = 0.9"), std::string::npos);
+  EXPECT_EQ(std::count(json.begin(), json.end(), '{'), std::count(json.begin(), json.end(), '}'));
+  // Sized for a target FP rate only.
+  o.fp_rate.reset();
+  o.bits_per_key = 10;
+  EXPECT_NE(ValidateSizeOptions(o).find("--variants needs --fp_rate"), std::string::npos);
 }
 
 }  // namespace

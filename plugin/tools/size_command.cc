@@ -123,6 +123,9 @@ std::string ValidateSizeOptions(const SizeOptions& o) {
     return "--bits_per_key must be a number in [1, 100]";
   }
   if (o.levels < 1 || o.levels > 1000) return "--levels must be in [1, 1000]";
+  if (o.variants && !FpMode(o)) {
+    return "--variants needs --fp_rate: the designs are sized for a target FP rate";
+  }
   if (o.verify && o.verify_max_keys == 0) return "--verify_keys must be positive";
   return "";
 }
@@ -203,7 +206,8 @@ void PrintSizeText(const SizeOptions& o, const std::vector<SizeRow>& rows, std::
   settings.Print(out);
 }
 
-void PrintSizeJson(const SizeOptions& o, const std::vector<SizeRow>& rows, std::ostream& out) {
+void PrintSizeJson(const SizeOptions& o, const std::vector<SizeRow>& rows, std::ostream& out,
+                   const std::vector<VariantRow>& variants) {
   JsonWriter j(out);
   j.BeginObject();
   j.Key("keys").Int(o.keys);
@@ -238,6 +242,30 @@ void PrintSizeJson(const SizeOptions& o, const std::vector<SizeRow>& rows, std::
     j.EndObject();
   }
   j.EndArray();
+  if (o.variants) {
+    j.Key("variants").BeginArray();
+    for (const VariantRow& v : variants) {
+      j.BeginObject();
+      j.Key("filter").String(v.filter);
+      j.Key("from").String(v.formula ? "formula" : "sstfilter");
+      j.Key("reachable").Bool(v.reachable);
+      if (v.reachable) {
+        j.Key("bits_per_key").Number(v.bits_per_key);
+        j.Key("bytes").Int(v.bytes);
+        j.Key("probes").String(v.probes);
+        j.Key("fingerprint").String(v.fingerprint);
+        j.Key("fp_rate").Number(v.fp_rate);
+        j.Key("over_bound").Number(v.over_bound);
+      }
+      j.Key("adds").String(v.adds);
+      if (v.formula) {
+        j.Key("sizing").String(v.sizing);
+        j.Key("reason").String(v.reason);
+      }
+      j.EndObject();
+    }
+    j.EndArray();
+  }
   j.EndObject();
 }
 
@@ -249,10 +277,16 @@ int RunSize(const SizeOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<SizeRow> rows = ComputeSizeRows(options);
   bool ok = true;
   if (options.verify) ok = VerifySizeRows(options, &rows);
+  std::vector<VariantRow> variants;
+  if (options.variants) variants = ComputeVariantRows(options, rows);
   if (options.json) {
-    PrintSizeJson(options, rows, out);
+    PrintSizeJson(options, rows, out, variants);
   } else {
     PrintSizeText(options, rows, out);
+    if (options.variants) {
+      out << "\n";
+      PrintVariantsText(options, variants, out);
+    }
   }
   if (!ok) err << "sstfilter size: FALSE NEGATIVES in --verify: a filter lost keys\n";
   return ok ? 0 : 1;

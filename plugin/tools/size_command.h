@@ -1,7 +1,9 @@
 // `sstfilter size`: memory and predicted FP rate of every filter kind for a
 // number of keys and a target FP rate or memory budget, from the same
 // sizing code the builders use (plugin/core: FilterBuilder, bloom_math) and,
-// for RocksDB's built-ins, RocksDB's own (builtin_predictor.h).
+// for RocksDB's built-ins, RocksDB's own (builtin_predictor.h). With
+// --variants, also the published sizing of filter designs sstfilter does not
+// build (plugin/core/variant_math.h) beside sstfilter's kinds.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,7 @@ struct SizeOptions {
   uint64_t verify_max_keys = 1000000;
   uint64_t verify_queries = 0;  // 0: enough for ~2000 false positives, 1M..100M
   bool json = false;
+  bool variants = false;  // also the table of filter designs (needs fp_rate)
 };
 
 // Empty if `options` are valid, else what is wrong, for the user.
@@ -65,10 +68,36 @@ std::vector<SizeRow> ComputeSizeRows(const SizeOptions& options);
 // false if any filter lost a key (a false negative).
 bool VerifySizeRows(const SizeOptions& options, std::vector<SizeRow>* rows);
 
+// One filter design for the same keys and target FP rate (--variants):
+// the papers' formulas for designs sstfilter does not build, the rows above
+// for sstfilter's own kinds.
+struct VariantRow {
+  std::string filter;  // "Cuckoo/b=4,load=95.5%", ..., "sstfilter.Ribbon"
+  bool formula = true;  // false: sstfilter's kind, from its builders' sizing
+  bool reachable = true;
+  double bits_per_key = 0;
+  uint64_t bytes = 0;      // one filter of all the keys
+  std::string probes;      // bit probes or memory accesses per negative query
+  std::string fingerprint;  // "f=10", "4-bit counters", "r=6.6", "-"
+  double fp_rate = 1;       // what the sizing gives, at most the target
+  double over_bound = 0;    // bits_per_key / log2(1/target) - 1
+  std::string adds;         // what the design offers beyond a static filter
+  std::string sizing;       // the formula and its parameters ("" for sstfilter's)
+  std::string reason;       // why it is or is not an SST filter kind here ("" for sstfilter's)
+};
+
+// The variants for options.keys and *options.fp_rate, then the sstfilter
+// rows of `rows` (ComputeSizeRows of the same options).
+std::vector<VariantRow> ComputeVariantRows(const SizeOptions& options,
+                                           const std::vector<SizeRow>& rows);
+
 void PrintSizeText(const SizeOptions& options, const std::vector<SizeRow>& rows,
                    std::ostream& out);
+void PrintVariantsText(const SizeOptions& options, const std::vector<VariantRow>& variants,
+                       std::ostream& out);
+// With options.variants, the object also holds "variants": one object per row.
 void PrintSizeJson(const SizeOptions& options, const std::vector<SizeRow>& rows,
-                   std::ostream& out);
+                   std::ostream& out, const std::vector<VariantRow>& variants = {});
 
 // The whole subcommand; returns the exit status (0 ok, 1 false negative in
 // --verify, 2 bad options).

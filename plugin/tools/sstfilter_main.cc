@@ -1,6 +1,7 @@
 // sstfilter: the command-line tool.
 //
-//   sstfilter size --keys=N (--fp_rate=P | --bits_per_key=B) [--levels=L] [--verify] [--json]
+//   sstfilter size --keys=N (--fp_rate=P | --bits_per_key=B) [--levels=L] [--verify]
+//                  [--variants] [--json]
 //   sstfilter inspect PATH... [--json] [--progress=auto|always|never] [--nochecksums]
 //   sstfilter help [COMMAND]
 //
@@ -38,6 +39,9 @@ DEFINE_uint64(verify_keys, 1000000, "Largest filter --verify builds (size).");
 DEFINE_uint64(verify_queries, 0,
               "Absent keys --verify queries per filter; 0: enough for ~2000 false "
               "positives, between 1M and 100M (size).");
+DEFINE_bool(variants, false,
+            "Also size counting Bloom, cuckoo, scalable Bloom, xor and binary fuse filters "
+            "by their papers' formulas beside sstfilter's kinds (size, with --fp_rate).");
 DEFINE_bool(json, false, "Print JSON instead of tables (size, inspect).");
 DEFINE_string(progress, "auto",
               "Progress bar on stderr: auto (from 20 files when stderr is a terminal, "
@@ -61,12 +65,12 @@ const std::vector<Command>& Commands() {
   static const std::vector<Command> commands = {
       {"size",
        "sstfilter size --keys=N (--fp_rate=P | --bits_per_key=B) [--levels=L] [--verify] "
-       "[--json]\n"
+       "[--variants] [--json]\n"
        "  Memory, probes and predicted FP rate of every filter kind (sstfilter's and\n"
        "  RocksDB's Bloom and Ribbon) for one filter of N keys, from the builders' own\n"
        "  sizing code, and the wasted reads per miss of L such filters.",
        {"keys", "fp_rate", "bits_per_key", "levels", "verify", "verify_keys", "verify_queries",
-        "json"}},
+        "variants", "json"}},
       {"inspect",
        "sstfilter inspect PATH... [--json] [--progress=auto|always|never] [--nochecksums]\n"
        "  The filter of every SST file of a database directory (with its level) or of\n"
@@ -174,6 +178,7 @@ int RunSize(const std::vector<std::string>& positional, const std::set<std::stri
   o.verify_max_keys = FLAGS_verify_keys;
   o.verify_queries = FLAGS_verify_queries;
   o.json = FLAGS_json;
+  o.variants = FLAGS_variants;
   return sstfilter::tools::RunSize(o, std::cout, std::cerr);
 }
 
