@@ -402,8 +402,9 @@ PolicySpec CalibrateToAllocated(const PolicySpec& spec, const std::vector<Probed
   }
   PolicySpec out = MakeSpec(spec.policy, spec.param, best);
   out.budget = budget;
-  out.setting += ", calibrated: " + tools::FormatNumber(best, "%.4g") + " for " +
-                 tools::FormatNumber(budget, "%g") + " allocated bits/key (trial " +
+  // No commas: the setting is a CSV field.
+  out.setting += " (calibrated: " + tools::FormatNumber(best, "%.4g") + " for " +
+                 tools::FormatNumber(budget, "%g") + " allocated bits/key; trial " +
                  tools::FormatNumber(best_alloc, "%.3f") + ")";
   std::fprintf(stderr, "[lsm_bench] %s @%s: %s\n", spec.policy.c_str(), spec.param.c_str(),
                out.setting.c_str());
