@@ -38,7 +38,46 @@ uint32_t Crc32c(uint32_t crc, std::string_view data) {
   return ~crc;
 }
 
-bool VerifyBlockChecksum(uint8_t checksum_type, std::string_view block_with_trailer,
+bool BuiltinChecksum(uint8_t checksum_type, std::string_view data, uint32_t* checksum) {
+  switch (checksum_type) {
+    case 0:
+      *checksum = 0;
+      return true;
+    case 1:
+      *checksum = MaskCrc(Crc32c(0, data));
+      return true;
+    case 2:
+      *checksum = XXH32(data.data(), data.size(), 0);
+      return true;
+    case 3:
+      *checksum = static_cast<uint32_t>(XXH64(data.data(), data.size(), 0));
+      return true;
+    case 4:
+      // XXH3 of all but the last byte (a block's type byte), which is mixed
+      // in by a multiply (RocksDB's ModifyChecksumForLastByte) instead of
+      // hashed. RocksDB defines the checksum of no bytes as 0.
+      if (data.empty()) {
+        *checksum = 0;
+      } else {
+        const auto last = static_cast<uint8_t>(data.back());
+        *checksum = static_cast<uint32_t>(XXH3_64bits(data.data(), data.size() - 1)) ^
+                    (last * 0x6b9083d9u);
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
+uint32_t ChecksumContextModifier(uint32_t base_context_checksum, uint64_t offset) {
+  if (base_context_checksum == 0) return 0;
+  const auto low = static_cast<uint32_t>(offset);
+  const auto high = static_cast<uint32_t>(offset >> 32);
+  return base_context_checksum ^ (low + high);
+}
+
+bool VerifyBlockChecksum(uint8_t checksum_type, uint32_t base_context_checksum,
+                         uint64_t block_offset, std::string_view block_with_trailer,
                          std::string* error) {
   if (block_with_trailer.size() < 5) {
     *error = "block shorter than its trailer";
@@ -47,36 +86,18 @@ bool VerifyBlockChecksum(uint8_t checksum_type, std::string_view block_with_trai
   // Contents plus the compression type byte: what the checksum covers.
   const std::string_view covered = block_with_trailer.substr(0, block_with_trailer.size() - 4);
   const char* stored_at = block_with_trailer.data() + block_with_trailer.size() - 4;
-  const auto stored = static_cast<uint32_t>(DecodeLe(stored_at, 4));
   uint32_t computed;
-  switch (checksum_type) {
-    case 0:
-      return true;
-    case 1:
-      computed = MaskCrc(Crc32c(0, covered));
-      break;
-    case 2:
-      computed = XXH32(covered.data(), covered.size(), 0);
-      break;
-    case 3:
-      computed = static_cast<uint32_t>(XXH64(covered.data(), covered.size(), 0));
-      break;
-    case 4: {
-      // XXH3 of the contents, then the type byte mixed in by a multiply
-      // (RocksDB's ModifyChecksumForLastByte) instead of hashing it.
-      const uint8_t type_byte = static_cast<uint8_t>(covered.back());
-      computed = static_cast<uint32_t>(XXH3_64bits(covered.data(), covered.size() - 1)) ^
-                 (type_byte * 0x6b9083d9u);
-      break;
-    }
-    default:
-      *error = "unknown checksum type " + std::to_string(checksum_type);
-      return false;
+  if (!BuiltinChecksum(checksum_type, covered, &computed)) {
+    *error = "unknown checksum type " + std::to_string(checksum_type);
+    return false;
   }
+  // Unsigned arithmetic: RocksDB adds the modifier modulo 2^32.
+  const uint32_t modifier = ChecksumContextModifier(base_context_checksum, block_offset);
+  const uint32_t stored = static_cast<uint32_t>(DecodeLe(stored_at, 4)) - modifier;
   if (computed != stored) {
-    char buf[96];
-    std::snprintf(buf, sizeof(buf), "block checksum mismatch (stored %08x, computed %08x)",
-                  stored, computed);
+    char buf[128];
+    std::snprintf(buf, sizeof(buf), "block checksum mismatch (stored%s %08x, computed %08x)",
+                  modifier != 0 ? " less its context" : "", stored, computed);
     *error = buf;
     return false;
   }

@@ -7,6 +7,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_reader.h>
 #include <rocksdb/table_properties.h>
+#include <rocksdb/version.h>
 
 #include <cerrno>
 #include <cmath>
@@ -79,8 +80,8 @@ class FileBytes {
 
 // Reads a block's contents; checks that it lies in the file, that it is
 // stored uncompressed (filter and metaindex blocks always are) and, if
-// asked, its checksum.
-bool ReadBlock(const FileBytes& file, const BlockHandle& handle, uint8_t checksum_type,
+// asked, its checksum (with the footer's type and context).
+bool ReadBlock(const FileBytes& file, const BlockHandle& handle, const Footer& footer,
                bool verify_checksum, std::string* contents, std::string* error) {
   if (!HandleInFile(handle, file.size())) {
     *error = "block at offset " + std::to_string(handle.offset) + " (" +
@@ -88,7 +89,10 @@ bool ReadBlock(const FileBytes& file, const BlockHandle& handle, uint8_t checksu
     return false;
   }
   if (!file.Read(handle.offset, handle.size + kBlockTrailerBytes, contents, error)) return false;
-  if (verify_checksum && !VerifyBlockChecksum(checksum_type, *contents, error)) return false;
+  if (verify_checksum && !VerifyBlockChecksum(footer.checksum_type, footer.base_context_checksum,
+                                              handle.offset, *contents, error)) {
+    return false;
+  }
   if ((*contents)[handle.size] != 0) {
     *error = "block is compressed (type " +
              std::to_string(static_cast<uint8_t>((*contents)[handle.size])) + ")";
@@ -126,7 +130,7 @@ void ReadPartitioned(const FileBytes& file, const Footer& footer, const MetaInde
                      bool delta_encoded, bool verify, SstFilterReport* r) {
   std::string index, error;
   std::vector<BlockHandle> partitions;
-  if (!ReadBlock(file, entry.handle, footer.checksum_type, verify, &index, &error) ||
+  if (!ReadBlock(file, entry.handle, footer, verify, &index, &error) ||
       !ParsePartitionIndex(index, delta_encoded, &partitions, &error)) {
     Damaged(r, "filter partition index: " + error);
     return;
@@ -138,7 +142,7 @@ void ReadPartitioned(const FileBytes& file, const Footer& footer, const MetaInde
   bool usable = true;
   for (size_t i = 0; i < partitions.size(); ++i) {
     std::string contents;
-    if (!ReadBlock(file, partitions[i], footer.checksum_type, verify, &contents, &error)) {
+    if (!ReadBlock(file, partitions[i], footer, verify, &contents, &error)) {
       Damaged(r, "filter partition " + std::to_string(i) + ": " + error);
       return;
     }
@@ -209,6 +213,15 @@ SstFilterReport ReadSstFilter(const std::string& path, bool verify_checksums) {
   const auto props = s.ok() ? reader.GetTableProperties() : nullptr;
   if (props == nullptr) {
     r.error = "RocksDB cannot open it: " + (s.ok() ? std::string("no table properties") : s.ToString());
+    // RocksDB reads format_version 6 from 8.6 on, 7 from 10.4 on.
+    const bool v6 = footer.format_version == kContextChecksumFormatVersion;
+    if (footer.format_version >= kContextChecksumFormatVersion &&
+        ROCKSDB_MAJOR * 100 + ROCKSDB_MINOR < (v6 ? 806 : 1004)) {
+      r.error += std::string(" (format_version ") +
+                 (v6 ? "6 needs RocksDB 8.6" : "7 needs RocksDB 10.4") +
+                 " or newer; this tool is built with " + std::to_string(ROCKSDB_MAJOR) + "." +
+                 std::to_string(ROCKSDB_MINOR) + ")";
+    }
     return r;
   }
   r.readable = true;
@@ -218,8 +231,7 @@ SstFilterReport ReadSstFilter(const std::string& path, bool verify_checksums) {
 
   std::string metaindex;
   std::vector<MetaIndexEntry> entries;
-  if (!ReadBlock(file, footer.metaindex, footer.checksum_type, verify_checksums, &metaindex,
-                 &error) ||
+  if (!ReadBlock(file, footer.metaindex, footer, verify_checksums, &metaindex, &error) ||
       !ParseMetaIndex(metaindex, &entries, &error)) {
     Damaged(&r, "metaindex: " + error);
     return r;
@@ -253,7 +265,7 @@ SstFilterReport ReadSstFilter(const std::string& path, bool verify_checksums) {
     return r;
   }
   std::string contents;
-  if (!ReadBlock(file, found->handle, footer.checksum_type, verify_checksums, &contents, &error)) {
+  if (!ReadBlock(file, found->handle, footer, verify_checksums, &contents, &error)) {
     Damaged(&r, "filter block: " + error);
     return r;
   }

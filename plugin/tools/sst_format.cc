@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "plugin/core/little_endian.h"
+#include "plugin/tools/block_checksum.h"
 
 namespace sstfilter::tools {
 namespace {
@@ -70,6 +71,44 @@ bool EntriesOf(std::string_view block, const char* what, std::string_view* entri
   return true;
 }
 
+// Part 2 of a format_version >= 6 footer (see the box in sst_format.h):
+// `footer_bytes` are its 53 bytes, at `footer_offset` in the file.
+bool ParseContextFooter(std::string_view footer_bytes, uint64_t footer_offset, Footer* footer,
+                        std::string* error) {
+  constexpr char kExtendedMagic[4] = {0x3e, 0x00, 0x7a, 0x00};
+  const char* p = footer_bytes.data();
+  if (std::string_view(p + 1, 4) != std::string_view(kExtendedMagic, 4)) {
+    return Fail(error, "damaged SST footer (bad extended magic for format_version " +
+                           std::to_string(footer->format_version) + ")");
+  }
+  const auto stored_checksum = static_cast<uint32_t>(DecodeLe(p + 5, 4));
+  footer->base_context_checksum = static_cast<uint32_t>(DecodeLe(p + 9, 4));
+  if (footer->base_context_checksum == 0) {
+    return Fail(error, "damaged SST footer (base_context_checksum is 0)");
+  }
+  std::string zeroed(footer_bytes);
+  zeroed.replace(5, 4, 4, '\0');
+  uint32_t computed = 0;
+  BuiltinChecksum(footer->checksum_type, zeroed, &computed);  // type checked by the caller
+  computed += ChecksumContextModifier(footer->base_context_checksum, footer_offset);
+  if (computed != stored_checksum) {
+    char buf[96];
+    std::snprintf(buf, sizeof(buf), "SST footer checksum mismatch (stored %08x, computed %08x)",
+                  stored_checksum, computed);
+    return Fail(error, buf);
+  }
+  if (DecodeLe(p + 33, 8) != 0) {
+    return Fail(error, "the SST footer uses a feature newer than this tool (reserved bytes set)");
+  }
+  const uint64_t metaindex_bytes = DecodeLe(p + 13, 4);
+  if (footer_offset < kBlockTrailerBytes + metaindex_bytes) {
+    return Fail(error, "the SST footer points outside the file (damaged or truncated)");
+  }
+  footer->metaindex.size = metaindex_bytes;
+  footer->metaindex.offset = footer_offset - kBlockTrailerBytes - metaindex_bytes;
+  return true;
+}
+
 }  // namespace
 
 bool HandleInFile(const BlockHandle& handle, uint64_t file_size) {
@@ -82,6 +121,7 @@ bool ParseFooter(std::string_view tail, uint64_t file_size, Footer* footer,
   if (file_size < kLegacyFooterBytes || tail.size() < kLegacyFooterBytes) {
     return Fail(error, "too short to be an SST file (" + std::to_string(file_size) + " bytes)");
   }
+  if (tail.size() > file_size) return Fail(error, "footer bytes longer than the file");
   const uint64_t magic = DecodeLe(tail.data() + tail.size() - 8, 8);
   *footer = Footer();
   if (magic == kPlainTableMagic || magic == kLegacyPlainTableMagic) {
@@ -100,18 +140,26 @@ bool ParseFooter(std::string_view tail, uint64_t file_size, Footer* footer,
   } else if (magic == kBlockBasedTableMagic) {
     if (tail.size() < kFooterBytes) return Fail(error, "too short for its SST footer");
     footer->format_version = static_cast<uint32_t>(DecodeLe(tail.data() + tail.size() - 12, 4));
-    if (footer->format_version == 0 || footer->format_version > kMaxFooterFormatVersion) {
-      return Fail(error, "SST format_version " + std::to_string(footer->format_version) +
-                             " is not supported by this tool (1.." +
-                             std::to_string(kMaxFooterFormatVersion) + ")");
+    if (footer->format_version == 0) {
+      return Fail(error, "damaged SST footer (format_version 0 with the current magic number)");
     }
-    const std::string_view part1 = tail.substr(tail.size() - kFooterBytes);
-    footer->checksum_type = static_cast<uint8_t>(part1[0]);
+    if (footer->format_version > kMaxFooterFormatVersion) {
+      return Fail(error, "SST format_version " + std::to_string(footer->format_version) +
+                             " is newer than this tool reads (at most " +
+                             std::to_string(kMaxFooterFormatVersion) +
+                             "): written by a newer RocksDB, or damaged");
+    }
+    const std::string_view footer_bytes = tail.substr(tail.size() - kFooterBytes);
+    footer->checksum_type = static_cast<uint8_t>(footer_bytes[0]);
     if (footer->checksum_type > 4) {
       return Fail(error, "unknown checksum type " + std::to_string(footer->checksum_type) +
                              " in the SST footer");
     }
-    handles = part1.substr(1, 40);
+    if (footer->format_version >= kContextChecksumFormatVersion) {
+      // The metaindex it derives ends before the footer: inside the file.
+      return ParseContextFooter(footer_bytes, file_size - kFooterBytes, footer, error);
+    }
+    handles = footer_bytes.substr(1, 40);
   } else {
     char hex[32];
     std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(magic));
@@ -149,6 +197,21 @@ bool ParseMetaIndex(std::string_view block, std::vector<MetaIndexEntry>* entries
     entries->push_back(std::move(entry));
   }
   return true;
+}
+
+bool IndexHandle(const Footer& footer, const std::vector<MetaIndexEntry>& metaindex,
+                 BlockHandle* index) {
+  if (footer.format_version < kContextChecksumFormatVersion) {
+    *index = footer.index;
+    return true;
+  }
+  for (const MetaIndexEntry& e : metaindex) {
+    if (e.name == kIndexMetaName) {
+      *index = e.handle;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool ParsePartitionIndex(std::string_view block, bool value_delta_encoded,

@@ -7,10 +7,11 @@
 //      indexes -> partitions, following every handle that lies in the file;
 //   1: a metaindex block;  2: a partition index (next byte: delta-encoded);
 //   3: a filter block, described as sstfilter's and as RocksDB's;
-//   4: a block with its trailer (next byte: checksum type).
+//   4: a block with its trailer (next bytes: checksum type, context base).
 // Properties (abort on violation): nothing crashes, over-reads or hits
 // undefined behaviour (ASan, UBSan); a parsed footer's handles lie in the
-// file; a usable filter block's predicted FP rate is in [0, 1].
+// file, and it has a context base exactly from format_version 6 on; a usable
+// filter block's predicted FP rate is in [0, 1].
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -53,11 +54,19 @@ void WholeFile(std::string_view file) {
   if (footer.table_type != TableType::kBlockBased) return;
   Check(HandleInFile(footer.metaindex, file.size()) && HandleInFile(footer.index, file.size()),
         "footer handle outside the file");
-  VerifyBlockChecksum(footer.checksum_type,
+  Check((footer.format_version >= kContextChecksumFormatVersion) ==
+            (footer.base_context_checksum != 0),
+        "context checksums in a footer without them, or none in one with them");
+  VerifyBlockChecksum(footer.checksum_type, footer.base_context_checksum, footer.metaindex.offset,
                       file.substr(footer.metaindex.offset, footer.metaindex.size + kBlockTrailerBytes),
                       &error);
   std::vector<MetaIndexEntry> entries;
   if (!ParseMetaIndex(Contents(file, footer.metaindex), &entries, &error)) return;
+  BlockHandle index;
+  if (IndexHandle(footer, entries, &index) && HandleInFile(index, file.size())) {
+    VerifyBlockChecksum(footer.checksum_type, footer.base_context_checksum, index.offset,
+                        file.substr(index.offset, index.size + kBlockTrailerBytes), &error);
+  }
   for (const MetaIndexEntry& e : entries) {
     if (!HandleInFile(e.handle, file.size())) continue;
     const std::string_view block = Contents(file, e.handle);
@@ -102,7 +111,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       Describe(rest);
       break;
     case 4:
-      if (!rest.empty()) VerifyBlockChecksum(static_cast<uint8_t>(rest[0]), rest.substr(1), &error);
+      // Checksum type, then a base_context_checksum u32le; the input's size
+      // stands for the block's offset.
+      if (rest.size() >= 5) {
+        uint32_t base = 0;
+        for (int i = 4; i >= 1; --i) base = (base << 8) | static_cast<uint8_t>(rest[i]);
+        VerifyBlockChecksum(static_cast<uint8_t>(rest[0]), base, rest.size(), rest.substr(5),
+                            &error);
+      }
       break;
   }
   return 0;
