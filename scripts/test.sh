@@ -6,7 +6,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 JOBS="$(nproc 2>/dev/null || echo 2)"
-step() { printf '\n==== %s\n' "$*" >&2; }
+step() { printf '\n==== %s (at %d s)\n' "$*" "$SECONDS" >&2; }
 
 step "set-up (packages, RocksDB internal header)"
 bash scripts/setup.sh

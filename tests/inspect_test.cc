@@ -137,7 +137,10 @@ TEST_P(InspectPolicyTest, ListsEveryFileWithItsLevelAndFilter) {
                 1e-4 * f.effective_fp_rate)
         << f.display_name;
   }
-  EXPECT_EQ(levels, (std::set<int>{0, 1}));
+  // L0 and where compaction put the rest: L1 with static level sizing
+  // (RocksDB 7.x's default), the last level with dynamic sizing (8.4 on).
+  ASSERT_EQ(levels.size(), 2u);
+  EXPECT_EQ(*levels.begin(), 0);
   // The database's bits per key as lsm_bench computes it from the same properties.
   EXPECT_EQ(in.total.entries, facts.entries);
   EXPECT_EQ(in.total.filter_bytes, facts.filter_bytes);

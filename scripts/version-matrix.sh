@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Builds and tests sstfilter against several RocksDB releases, the way a
+# user who builds RocksDB from source would, and prints one row per version:
+#
+#   bash scripts/version-matrix.sh --mirror GIT_DIR [--jobs N]
+#        [--skip-in-tree] [--skip-standalone] VERSION...
+#   e.g. bash scripts/version-matrix.sh --mirror /path/to/rocksdb.git \
+#          7.8.3 9.10.0 10.10.1 11.8.1
+#
+# For each VERSION:
+#   1. RocksDB itself: 7.8.3 is Debian 12's package (scripts/setup.sh
+#      installs it); any other version is extracted from a git mirror of
+#      facebook/rocksdb (tag vVERSION) into .deps/rocksdb-matrix/VERSION/src
+#      and built as a shared library with RTTI (sstfilter's adapter uses
+#      dynamic_cast on RocksDB's builder classes), installed into
+#      .deps/rocksdb-matrix/VERSION/prefix. 20-40 minutes per version on 2
+#      cores; done once (a stamp), so the script resumes.
+#   2. standalone: CMake build of everything (library, tool, benchmarks,
+#      tests) against it, at the C++ standard it needs, then the whole
+#      ctest suite. Skipped tests are listed with their reasons.
+#   3. in-tree: scripts/build-in-rocksdb.sh (make, ROCKSDB_PLUGINS=sstfilter,
+#      static db_bench and sst_dump, every policy checked through db_bench
+#      --options_file): Debian's source package for 7.8.3 and 9.10.0, the
+#      extracted tree otherwise. Another 20-40 minutes per version.
+#
+# Not part of CI (hours on 2 cores). Logs in .deps/rocksdb-matrix/VERSION/.
+# Exit status 0 only if every step of every version passed.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WORK="$ROOT/.deps/rocksdb-matrix"
+MIRROR=""; JOBS=2; IN_TREE=1; STANDALONE=1; VERSIONS=()
+usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --mirror) MIRROR="${2:-}"; shift 2 ;;
+    --jobs) JOBS="${2:-}"; shift 2 ;;
+    --skip-in-tree) IN_TREE=0; shift ;;
+    --skip-standalone) STANDALONE=0; shift ;;
+    -h|--help) usage ;;
+    -*) echo "unknown argument: $1" >&2; usage ;;
+    *) VERSIONS+=("$1"); shift ;;
+  esac
+done
+[ "${#VERSIONS[@]}" -gt 0 ] || usage
+log() { printf '[version-matrix %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+needs_cxx20() { [ "$(printf '10.7\n%s\n' "$1" | sort -V | head -n1)" = 10.7 ]; }
+
+# Step 1: a RocksDB install prefix and source tree for $1; sets PREFIX, TREE.
+rocksdb_for() {
+  local v="$1" dir="$WORK/$1"
+  if [ "$v" = 7.8.3 ]; then
+    PREFIX=""; TREE="$ROOT/.deps/rocksdb-src"   # the system's, from setup.sh
+    return 0
+  fi
+  PREFIX="$dir/prefix"; TREE="$dir/src"
+  [ -f "$dir/stamp.installed" ] && return 0
+  [ -n "$MIRROR" ] || { log "$v: needs --mirror to extract v$v"; return 1; }
+  if [ ! -f "$TREE/include/rocksdb/version.h" ]; then
+    log "$v: extracting v$v from $MIRROR"
+    mkdir -p "$TREE"
+    git --git-dir="$MIRROR" archive "v$v" | tar -x -C "$TREE"
+  fi
+  log "$v: building RocksDB (shared, RTTI; log ${dir#$ROOT/}/rocksdb-build.log)"
+  local std=c++17; needs_cxx20 "$v" && std=c++20
+  if ! make -C "$TREE" -j"$JOBS" DEBUG_LEVEL=0 USE_RTTI=1 DISABLE_WARNING_AS_ERROR=1 \
+        PREFIX="$PREFIX" shared_lib install-shared > "$dir/rocksdb-build.log" 2>&1; then
+    log "$v: RocksDB build failed (C++ standard $std), see ${dir#$ROOT/}/rocksdb-build.log"
+    return 1
+  fi
+  date -u +%FT%TZ > "$dir/stamp.installed"
+}
+
+# Step 2: standalone build and the whole test suite; sets STANDALONE_RESULT.
+standalone() {
+  local v="$1" dir="$WORK/$1" build="$WORK/$1/build"
+  local args=(-DCMAKE_BUILD_TYPE=Release -DSSTFILTER_ROCKSDB_SOURCE="$TREE")
+  local env=()
+  if [ -n "$PREFIX" ]; then
+    args+=(-DCMAKE_PREFIX_PATH="$PREFIX")
+    env=(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig")
+  fi
+  log "$v: standalone build (log ${dir#$ROOT/}/standalone.log)"
+  if ! env "${env[@]}" cmake -S "$ROOT" -B "$build" "${args[@]}" > "$dir/standalone.log" 2>&1 ||
+     ! cmake --build "$build" -j"$JOBS" >> "$dir/standalone.log" 2>&1; then
+    STANDALONE_RESULT="build FAILED"; return 1
+  fi
+  log "$v: ctest (log ${dir#$ROOT/}/ctest.log)"
+  local rc=0
+  ( cd "$build" && ctest -j"$JOBS" --timeout 1800 ) > "$dir/ctest.log" 2>&1 || rc=$?
+  local summary skipped
+  summary="$(grep -E '^[0-9]+% tests passed' "$dir/ctest.log" || echo 'no ctest summary')"
+  skipped="$(grep -c '(Skipped)' "$dir/ctest.log" || true)"
+  STANDALONE_RESULT="$summary, $skipped skipped"
+  if [ "$skipped" != 0 ]; then
+    # Each skip's reason, from the test's own message.
+    grep '(Skipped)' "$dir/ctest.log" | sed 's/^.*- //; s/ (Skipped)//' | while read -r t; do
+      reason="$(cd "$build" && ctest -R "^${t//./\\.}\$" -V 2>/dev/null |
+                grep -A1 -m1 ': Skipped$' | tail -n1 | sed 's/^[0-9]*: //')"
+      log "$v: skipped $t: ${reason:-?}"
+    done
+  fi
+  [ "$rc" = 0 ]
+}
+
+# Step 3: the in-tree make build with the db_bench check; sets IN_TREE_RESULT.
+in_tree() {
+  local v="$1" dir="$WORK/$1" how=()
+  case "$v" in
+    7.8.3|9.10.0) how=(--version "$v") ;;
+    *) how=(--source "$TREE") ;;
+  esac
+  log "$v: in-tree make build (log ${dir#$ROOT/}/in-tree.log)"
+  if bash "$ROOT/scripts/build-in-rocksdb.sh" "${how[@]}" --jobs "$JOBS" > "$dir/in-tree.log" 2>&1; then
+    IN_TREE_RESULT="pass: $(sed -n 's/^| [^|]* | [^|]* | [^|]* | \(.*\) |$/\1/p' "$dir/in-tree.log" | tail -n1)"
+  else
+    IN_TREE_RESULT="FAILED: $(grep -m1 -E 'error|FAIL' "$dir/in-tree.log" | cut -c1-120)"
+    return 1
+  fi
+}
+
+status=0
+rows=()
+for v in "${VERSIONS[@]}"; do
+  mkdir -p "$WORK/$v"
+  STANDALONE_RESULT="-"; IN_TREE_RESULT="-"
+  if ! rocksdb_for "$v"; then
+    rows+=("| $v | RocksDB build failed | - | - |"); status=1; continue
+  fi
+  if [ "$STANDALONE" = 1 ]; then standalone "$v" || status=1; fi
+  if [ "$IN_TREE" = 1 ]; then in_tree "$v" || status=1; fi
+  std=c++17; needs_cxx20 "$v" && std=c++20
+  rows+=("| $v | $std | $STANDALONE_RESULT | $IN_TREE_RESULT |")
+  log "$v: ${rows[-1]}"
+done
+echo "| RocksDB | standard | standalone build and ctest | in-tree make build, db_bench FP per policy |"
+echo "|---|---|---|---|"
+printf '%s\n' "${rows[@]}"
+exit $status
