@@ -65,9 +65,11 @@ using ModelledBuilder = ROCKSDB_NAMESPACE::FilterBitsBuilder;
 inline ModelledBuilder* WithSpaceModel(ROCKSDB_NAMESPACE::FilterBitsBuilder* builder) {
   return builder;
 }
-#else
+#elif defined(__GXX_RTTI)
 using ModelledBuilder = ROCKSDB_NAMESPACE::BuiltinFilterBitsBuilder;
-// Null for a builder that is not one of RocksDB's built-ins.
+// Null for a builder that is not one of RocksDB's built-ins. Needs RTTI:
+// the tools, tests and benchmarks have it; the adapter never calls this, and
+// RocksDB's own release build (the in-tree plugin) compiles with -fno-rtti.
 inline ModelledBuilder* WithSpaceModel(ROCKSDB_NAMESPACE::FilterBitsBuilder* builder) {
   return dynamic_cast<ModelledBuilder*>(builder);
 }
