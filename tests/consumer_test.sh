@@ -43,7 +43,7 @@ LD_LIBRARY_PATH="$ROCKSDB_LIB" "$WORK/cmake/app" "$WORK/db-cmake"
 
 LIBDIR="$(dirname "$(ls "$PREFIX"/lib*/libsstfilter.so | head -n1)")"
 step "pkg-config sstfilter"
-flags="$(PKG_CONFIG_PATH="$LIBDIR/pkgconfig" pkg-config --cflags --libs sstfilter)"
+flags="$(PKG_CONFIG_PATH="$LIBDIR/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" pkg-config --cflags --libs sstfilter)"
 g++ -std=$STD "$SRC/tests/consumer/app.cc" -o "$WORK/app-pc" $flags
 LD_LIBRARY_PATH="$LIBDIR:$ROCKSDB_LIB" "$WORK/app-pc" "$WORK/db-pc"
 

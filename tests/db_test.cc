@@ -5,6 +5,7 @@
 // OPTIONS file round trip.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -239,33 +240,44 @@ TEST_F(DbTest, PartitionedFilters) {
 }
 
 // From RocksDB 10.9 on, target_file_size_is_upper_bound makes compaction
-// cut its output files at or below the target, estimating each file's tail
-// after every data block with the filter builder's CalculateSpace. At 30
-// bits per key the filter is ~3% of a file (100-byte values), so a size
-// model that undercounts it would push files past the target.
+// cut its output files near the target, estimating each file's tail after
+// every data block, the filter with the builder's CalculateSpace. RocksDB
+// 11.8 still lets files with a full filter pass the target by ~0.8% (its
+// own Bloom filter too: the index and the last data block), so the
+// reference is RocksDB's own Bloom filter at the same bits per key: no
+// sstfilter file may be larger than the largest of its files plus one
+// 64-byte line (the Bloom kinds' granularity). At 30 bits per key the
+// filter is ~3% of a file (100-byte values), so a size model that
+// undercounts it by half would add ~4 KB.
 TEST_F(DbTest, OutputFilesStayWithinTheTargetSize) {
 #if !SSTF_ROCKSDB_AT_LEAST(10, 9)
   GTEST_SKIP() << "target_file_size_is_upper_bound exists from RocksDB 10.9 on";
 #else
-  for (const std::string policy :
-       {"sstfilter.Ribbon:30", "sstfilter.BlockedBloom:30", "sstfilter.StandardBloom:30"}) {
+  auto largest_file = [&](const std::string& policy) -> uint64_t {
     rdb::Options options = MakeOptions("filter_policy=" + policy);
     options.target_file_size_base = 256 << 10;
     options.target_file_size_is_upper_bound = true;
-    options.write_buffer_size = 8 << 20;  // one L0 file
+    options.write_buffer_size = 8 << 20;  // one L0 file per load
     options.compression = rdb::kNoCompression;
     Open(options);
     Load();
-    ASSERT_TRUE(db_->CompactRange(rdb::CompactRangeOptions(), nullptr, nullptr).ok());
+    Load();  // the same keys again: two overlapping L0 files, merged (not moved)
+    EXPECT_TRUE(db_->CompactRange(rdb::CompactRangeOptions(), nullptr, nullptr).ok());
     std::vector<rdb::LiveFileMetaData> files;
     db_->GetLiveFilesMetaData(&files);
     EXPECT_GE(files.size(), 10u) << policy;
-    for (const auto& f : files) {
-      EXPECT_LE(f.size, options.target_file_size_base) << policy << " " << f.name;
-    }
+    uint64_t largest = 0;
+    for (const auto& f : files) largest = std::max<uint64_t>(largest, f.size);
     ExpectAllPresent();
     db_.reset();
-    ASSERT_TRUE(rdb::DestroyDB(dir_, options).ok());
+    EXPECT_TRUE(rdb::DestroyDB(dir_, options).ok());
+    return largest;
+  };
+  const uint64_t reference = largest_file("bloomfilter:30:false");
+  EXPECT_LE(reference, (256u << 10) * 101 / 100) << "RocksDB's own cut changed";
+  for (const std::string policy :
+       {"sstfilter.Ribbon:30", "sstfilter.BlockedBloom:30", "sstfilter.StandardBloom:30"}) {
+    EXPECT_LE(largest_file(policy), reference + 64) << policy;
   }
 #endif
 }
