@@ -35,6 +35,7 @@
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/format.h"
 #include "plugin/core/hash.h"
+#include "plugin/core/prefetch.h"
 
 namespace sstfilter {
 namespace blocked_bloom {
@@ -90,12 +91,37 @@ inline bool MayMatch(const uint8_t* data, uint64_t num_lines, uint64_t h, int k,
                                     kMaxBlockedProbesPerLine, k);
 }
 
+// Prefetches one line. A block RocksDB reads from disk is not 64-byte
+// aligned: its lines then straddle two cache lines. Every line of a filter
+// shares one alignment, so the branch predicts well; a redundant prefetch
+// would cost a load slot per key.
+inline void PrefetchLine(const uint8_t* line) {
+  PrefetchForRead(line);
+  if ((reinterpret_cast<uintptr_t>(line) & (kLineBytes - 1)) != 0) {
+    PrefetchForRead(line + kLineBytes - 1);
+  }
+}
+
+// A batch of queries (filter hashes, seed applied): every key's first line
+// is prefetched before any is probed, so the batch's cache misses overlap.
+// Only the first line: negative queries rarely need the second.
+inline void MayMatchBatch(const uint8_t* data, uint64_t num_lines, const uint64_t* h, size_t n,
+                          int k, int lines, bool* out) {
+  for (size_t i = 0; i < n; ++i) PrefetchLine(data + FirstLine(h[i], num_lines) * kLineBytes);
+  for (size_t i = 0; i < n; ++i) out[i] = MayMatch(data, num_lines, h[i], k, lines);
+}
+
 // AVX2 kernels, same results as the scalar ones; only call when
 // Avx2Available(). Whole-query and whole-build entry points, so the call
 // into the AVX2 translation unit happens once per query or per filter.
 bool LineMayMatchAvx2(const uint8_t* line, uint32_t a, uint32_t b, size_t first, int k);
 void LineAddAvx2(uint8_t* line, uint32_t a, uint32_t b, size_t first, int k);
 bool MayMatchAvx2(const uint8_t* data, uint64_t num_lines, uint64_t h, int k, int lines);
+// The batch in one call, its kernel inlined: a call per key into this
+// translation unit (through the PLT of the shared library) cost more than
+// the probe itself.
+void MayMatchBatchAvx2(const uint8_t* data, uint64_t num_lines, const uint64_t* h, size_t n,
+                       int k, int lines, bool* out);
 // Adds every hash (seed already applied) to the filter.
 void AddAll(const uint64_t* hashes, size_t n, uint64_t num_lines, int k, int lines,
             uint8_t* data);
@@ -141,9 +167,24 @@ class BlockedBloomReader {
   }
   // Only the first line: negative queries rarely need the second.
   void Prefetch(uint64_t key_hash) const {
-    const uint8_t* line = Line(blocked_bloom::FirstLine(SeededHash(key_hash, seed_), num_lines_));
-    __builtin_prefetch(line);
-    __builtin_prefetch(line + blocked_bloom::kLineBytes - 1);  // RocksDB may not align blocks
+    blocked_bloom::PrefetchLine(
+        Line(blocked_bloom::FirstLine(SeededHash(key_hash, seed_), num_lines_)));
+  }
+  // Queries on n key hashes at once (RocksDB's MultiGet batches).
+  void MayMatchBatch(const uint64_t* key_hashes, size_t n, bool* out) const {
+    constexpr size_t kChunk = 32;
+    uint64_t h[kChunk];
+    for (size_t start = 0; start < n; start += kChunk) {
+      const size_t m = n - start < kChunk ? n - start : kChunk;
+      for (size_t i = 0; i < m; ++i) h[i] = SeededHash(key_hashes[start + i], seed_);
+      if (use_avx2_) {
+        blocked_bloom::MayMatchBatchAvx2(data_, num_lines_, h, m, probes_, lines_per_key_,
+                                         out + start);
+      } else {
+        blocked_bloom::MayMatchBatch(data_, num_lines_, h, m, probes_, lines_per_key_,
+                                     out + start);
+      }
+    }
   }
   int probes_per_line() const { return probes_; }
   int lines_per_key() const { return lines_per_key_; }

@@ -92,6 +92,7 @@
 #include "plugin/core/format.h"
 #include "plugin/core/hash.h"
 #include "plugin/core/little_endian.h"
+#include "plugin/core/prefetch.h"
 
 namespace sstfilter {
 namespace ribbon {
@@ -236,11 +237,11 @@ class RibbonReader {
     const uint64_t g = SeededHash(key_hash, seed_);
     const Layer& layer = layers_[0];
     const uint64_t s = FastRange64(g, layer.start_range);  // first_slot 0
-    if (layer.meta != nullptr) __builtin_prefetch(layer.meta + (s >> (log_bucket_ + 2)));
+    if (layer.meta != nullptr) PrefetchForRead(layer.meta + (s >> (log_bucket_ + 2)));
     const uint8_t* p = data_ + 8 * ribbon::WordOffset(s >> 6, lower_blocks_, r_lo_);
     const uint32_t bytes = 16 * (r_lo_ + 1);
-    for (uint32_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b);
-    __builtin_prefetch(p + bytes - 1);
+    for (uint32_t b = 0; b < bytes; b += 64) PrefetchForRead(p + b);
+    PrefetchForRead(p + bytes - 1);
   }
 
   uint32_t r_lo() const { return r_lo_; }

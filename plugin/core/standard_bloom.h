@@ -21,6 +21,7 @@
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/format.h"
 #include "plugin/core/hash.h"
+#include "plugin/core/prefetch.h"
 
 namespace sstfilter {
 
@@ -59,8 +60,8 @@ inline bool MayMatch(uint64_t h, uint64_t num_bits, int num_probes,
 // two bits on average, so prefetching all k would mostly waste bandwidth.
 inline void Prefetch(uint64_t h, uint64_t num_bits, const uint8_t* data) {
   const uint64_t a = h, b = Delta(h);
-  __builtin_prefetch(data + (FastRange64(a, num_bits) >> 3));
-  __builtin_prefetch(data + (FastRange64(a + b, num_bits) >> 3));
+  PrefetchForRead(data + (FastRange64(a, num_bits) >> 3));
+  PrefetchForRead(data + (FastRange64(a + b, num_bits) >> 3));
 }
 
 }  // namespace standard_bloom

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include <rocksdb/filter_policy.h>
 
@@ -12,6 +13,15 @@
 
 namespace sstfilter {
 namespace {
+
+// Core readers with their own batch query (BlockedBloom: the whole batch in
+// one call into its AVX2 kernel).
+template <class R, class = void>
+struct HasBatch : std::false_type {};
+template <class R>
+struct HasBatch<R, std::void_t<decltype(std::declval<const R&>().MayMatchBatch(
+                       static_cast<const uint64_t*>(nullptr), size_t{0}, static_cast<bool*>(nullptr)))>>
+    : std::true_type {};
 
 // One class per kind, so MayMatch compiles to the kind's kernel with no
 // dispatch beyond RocksDB's own virtual call.
@@ -33,6 +43,13 @@ class TypedBitsReader final : public ROCKSDB_NAMESPACE::FilterBitsReader {
     uint64_t hashes[kChunk];
     for (int start = 0; start < num_keys; start += kChunk) {
       const int n = std::min(kChunk, num_keys - start);
+      if constexpr (HasBatch<CoreReader>::value) {
+        for (int i = 0; i < n; ++i) {
+          hashes[i] = HashKey(keys[start + i]->data(), keys[start + i]->size());
+        }
+        core_.MayMatchBatch(hashes, static_cast<size_t>(n), may_match + start);
+        continue;
+      }
       for (int i = 0; i < n; ++i) {
         hashes[i] = HashKey(keys[start + i]->data(), keys[start + i]->size());
         core_.Prefetch(hashes[i]);
