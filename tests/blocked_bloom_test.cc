@@ -126,7 +126,10 @@ TEST(BlockedBloomKernelTest, BatchQueriesAgreeWithSingleQueries) {
         for (size_t n : {size_t{1}, size_t{7}, size_t{32}, size_t{33}, size_t{100}}) {
           std::unique_ptr<bool[]> out(new bool[n]);
           for (size_t start = 0; start + n <= hashes.size(); start += n) {
-            reader.MayMatchBatch(hashes.data() + start, n, out.get());
+            // The batch seeds its hashes in place: give it a copy.
+            std::vector<uint64_t> batch(hashes.begin() + static_cast<ptrdiff_t>(start),
+                                        hashes.begin() + static_cast<ptrdiff_t>(start + n));
+            reader.MayMatchBatch(batch.data(), n, out.get());
             for (size_t i = 0; i < n; ++i) {
               ASSERT_EQ(out[i], reader.MayMatch(hashes[start + i]))
                   << "lines " << lines << " offset " << offset << " avx2 " << avx2 << " n " << n

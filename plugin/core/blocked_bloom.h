@@ -170,20 +170,15 @@ class BlockedBloomReader {
     blocked_bloom::PrefetchLine(
         Line(blocked_bloom::FirstLine(SeededHash(key_hash, seed_), num_lines_)));
   }
-  // Queries on n key hashes at once (RocksDB's MultiGet batches).
-  void MayMatchBatch(const uint64_t* key_hashes, size_t n, bool* out) const {
-    constexpr size_t kChunk = 32;
-    uint64_t h[kChunk];
-    for (size_t start = 0; start < n; start += kChunk) {
-      const size_t m = n - start < kChunk ? n - start : kChunk;
-      for (size_t i = 0; i < m; ++i) h[i] = SeededHash(key_hashes[start + i], seed_);
-      if (use_avx2_) {
-        blocked_bloom::MayMatchBatchAvx2(data_, num_lines_, h, m, probes_, lines_per_key_,
-                                         out + start);
-      } else {
-        blocked_bloom::MayMatchBatch(data_, num_lines_, h, m, probes_, lines_per_key_,
-                                     out + start);
-      }
+  // Queries on n key hashes at once (a RocksDB MultiGet batch); seeds the
+  // hashes in place.
+  void MayMatchBatch(uint64_t* key_hashes, size_t n, bool* out) const {
+    for (size_t i = 0; i < n; ++i) key_hashes[i] = SeededHash(key_hashes[i], seed_);
+    if (use_avx2_) {
+      blocked_bloom::MayMatchBatchAvx2(data_, num_lines_, key_hashes, n, probes_, lines_per_key_,
+                                       out);
+    } else {
+      blocked_bloom::MayMatchBatch(data_, num_lines_, key_hashes, n, probes_, lines_per_key_, out);
     }
   }
   int probes_per_line() const { return probes_; }

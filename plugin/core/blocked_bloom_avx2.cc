@@ -103,8 +103,9 @@ __attribute__((target("avx2"))) void LineAddAvx2(uint8_t* line, uint32_t a, uint
   LineAddAvx2Inline(line, a, b, first, k);
 }
 
-__attribute__((target("avx2"))) bool MayMatchAvx2(const uint8_t* data, uint64_t num_lines,
-                                                  uint64_t h, int k, int lines) {
+__attribute__((target("avx2"))) inline bool MayMatchAvx2Inline(const uint8_t* data,
+                                                               uint64_t num_lines, uint64_t h,
+                                                               int k, int lines) {
   const uint32_t a = static_cast<uint32_t>(h), b = static_cast<uint32_t>(h >> 32);
   if (!LineMayMatchAvx2Inline(data + FirstLine(h, num_lines) * kLineBytes, a, b, 0, k)) {
     return false;
@@ -113,17 +114,16 @@ __attribute__((target("avx2"))) bool MayMatchAvx2(const uint8_t* data, uint64_t 
                                               b, kMaxBlockedProbesPerLine, k);
 }
 
+__attribute__((target("avx2"))) bool MayMatchAvx2(const uint8_t* data, uint64_t num_lines,
+                                                  uint64_t h, int k, int lines) {
+  return MayMatchAvx2Inline(data, num_lines, h, k, lines);
+}
+
 __attribute__((target("avx2"))) void MayMatchBatchAvx2(const uint8_t* data, uint64_t num_lines,
                                                        const uint64_t* h, size_t n, int k,
                                                        int lines, bool* out) {
   for (size_t i = 0; i < n; ++i) PrefetchLine(data + FirstLine(h[i], num_lines) * kLineBytes);
-  for (size_t i = 0; i < n; ++i) {
-    const uint32_t a = static_cast<uint32_t>(h[i]), b = static_cast<uint32_t>(h[i] >> 32);
-    out[i] = LineMayMatchAvx2Inline(data + FirstLine(h[i], num_lines) * kLineBytes, a, b, 0, k) &&
-             (lines == 1 ||
-              LineMayMatchAvx2Inline(data + SecondLine(h[i], num_lines) * kLineBytes, a, b,
-                                     kMaxBlockedProbesPerLine, k));
-  }
+  for (size_t i = 0; i < n; ++i) out[i] = MayMatchAvx2Inline(data, num_lines, h[i], k, lines);
 }
 
 __attribute__((target("avx2"))) void AddAllAvx2(const uint64_t* hashes, size_t n,

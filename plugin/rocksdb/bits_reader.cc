@@ -20,7 +20,7 @@ template <class R, class = void>
 struct HasBatch : std::false_type {};
 template <class R>
 struct HasBatch<R, std::void_t<decltype(std::declval<const R&>().MayMatchBatch(
-                       static_cast<const uint64_t*>(nullptr), size_t{0}, static_cast<bool*>(nullptr)))>>
+                       static_cast<uint64_t*>(nullptr), size_t{0}, static_cast<bool*>(nullptr)))>>
     : std::true_type {};
 
 // One class per kind, so MayMatch compiles to the kind's kernel with no
@@ -43,18 +43,15 @@ class TypedBitsReader final : public ROCKSDB_NAMESPACE::FilterBitsReader {
     uint64_t hashes[kChunk];
     for (int start = 0; start < num_keys; start += kChunk) {
       const int n = std::min(kChunk, num_keys - start);
-      if constexpr (HasBatch<CoreReader>::value) {
-        for (int i = 0; i < n; ++i) {
-          hashes[i] = HashKey(keys[start + i]->data(), keys[start + i]->size());
-        }
-        core_.MayMatchBatch(hashes, static_cast<size_t>(n), may_match + start);
-        continue;
-      }
       for (int i = 0; i < n; ++i) {
         hashes[i] = HashKey(keys[start + i]->data(), keys[start + i]->size());
-        core_.Prefetch(hashes[i]);
       }
-      for (int i = 0; i < n; ++i) may_match[start + i] = core_.MayMatch(hashes[i]);
+      if constexpr (HasBatch<CoreReader>::value) {
+        core_.MayMatchBatch(hashes, static_cast<size_t>(n), may_match + start);
+      } else {
+        for (int i = 0; i < n; ++i) core_.Prefetch(hashes[i]);
+        for (int i = 0; i < n; ++i) may_match[start + i] = core_.MayMatch(hashes[i]);
+      }
     }
   }
 
