@@ -126,10 +126,11 @@ TEST(BlockedBloomKernelTest, BatchQueriesAgreeWithSingleQueries) {
         for (size_t n : {size_t{1}, size_t{7}, size_t{32}, size_t{33}, size_t{100}}) {
           std::unique_ptr<bool[]> out(new bool[n]);
           for (size_t start = 0; start + n <= hashes.size(); start += n) {
-            // The batch seeds its hashes in place: give it a copy.
-            std::vector<uint64_t> batch(hashes.begin() + static_cast<ptrdiff_t>(start),
-                                        hashes.begin() + static_cast<ptrdiff_t>(start + n));
-            reader.MayMatchBatch(batch.data(), n, out.get());
+            std::vector<BlockedBloomReader::PreparedKey> batch;
+            for (size_t i = start; i < start + n; ++i) {
+              batch.push_back(reader.PrepareBatchKey(hashes[i]));
+            }
+            reader.MayMatchPrepared(batch.data(), n, out.get());
             for (size_t i = 0; i < n; ++i) {
               ASSERT_EQ(out[i], reader.MayMatch(hashes[start + i]))
                   << "lines " << lines << " offset " << offset << " avx2 " << avx2 << " n " << n

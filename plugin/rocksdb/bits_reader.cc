@@ -7,6 +7,7 @@
 
 #include <rocksdb/filter_policy.h>
 
+#include "plugin/core/blocked_bloom_avx2_inline.h"
 #include "plugin/core/filter_reader.h"
 #include "plugin/core/format.h"
 #include "plugin/core/hash.h"
@@ -14,19 +15,26 @@
 namespace sstfilter {
 namespace {
 
-// Core readers with their own batch query (BlockedBloom: the whole batch in
-// one call into its AVX2 kernel).
+// Core readers with their own two-step batch query (BlockedBloom: the whole
+// batch in one call into its AVX2 kernel).
 template <class R, class = void>
 struct HasBatch : std::false_type {};
 template <class R>
-struct HasBatch<R, std::void_t<decltype(std::declval<const R&>().MayMatchBatch(
-                       static_cast<uint64_t*>(nullptr), size_t{0}, static_cast<bool*>(nullptr)))>>
-    : std::true_type {};
+struct HasBatch<R, std::void_t<typename R::PreparedKey>> : std::true_type {};
+
+template <class R, bool = HasBatch<R>::value>
+struct PreparedKeyOf {
+  using type = uint64_t;  // the key hash
+};
+template <class R>
+struct PreparedKeyOf<R, true> {
+  using type = typename R::PreparedKey;
+};
 
 // One class per kind, so MayMatch compiles to the kind's kernel with no
 // dispatch beyond RocksDB's own virtual call.
 template <class CoreReader>
-class TypedBitsReader final : public ROCKSDB_NAMESPACE::FilterBitsReader {
+class TypedBitsReader : public ROCKSDB_NAMESPACE::FilterBitsReader {
  public:
   explicit TypedBitsReader(const CoreReader& core) : core_(core) {}
 
@@ -35,29 +43,55 @@ class TypedBitsReader final : public ROCKSDB_NAMESPACE::FilterBitsReader {
   }
 
   // MultiGet batches are at most 32 keys (MultiGetContext::MAX_BATCH_SIZE);
-  // larger calls are taken in chunks. Hash and prefetch every key first, so
-  // the cache misses of the whole chunk overlap instead of queueing.
+  // larger calls are taken in chunks. Each key's filter line is prefetched
+  // as soon as the key is hashed, as RocksDB's own readers do, so the cache
+  // misses of the chunk overlap each other and the hashing of later keys.
   void MayMatch(int num_keys, ROCKSDB_NAMESPACE::Slice** keys,
                 bool* may_match) override {
     constexpr int kChunk = 32;
-    uint64_t hashes[kChunk];
+    using Prepared = typename PreparedKeyOf<CoreReader>::type;
+    Prepared hashes[kChunk];
     for (int start = 0; start < num_keys; start += kChunk) {
       const int n = std::min(kChunk, num_keys - start);
       for (int i = 0; i < n; ++i) {
-        hashes[i] = HashKey(keys[start + i]->data(), keys[start + i]->size());
+        const uint64_t h = HashKey(keys[start + i]->data(), keys[start + i]->size());
+        if constexpr (HasBatch<CoreReader>::value) {
+          hashes[i] = core_.PrepareBatchKey(h);
+        } else {
+          core_.Prefetch(h);
+          hashes[i] = h;
+        }
       }
       if constexpr (HasBatch<CoreReader>::value) {
-        core_.MayMatchBatch(hashes, static_cast<size_t>(n), may_match + start);
+        core_.MayMatchPrepared(hashes, static_cast<size_t>(n), may_match + start);
       } else {
-        for (int i = 0; i < n; ++i) core_.Prefetch(hashes[i]);
         for (int i = 0; i < n; ++i) may_match[start + i] = core_.MayMatch(hashes[i]);
       }
     }
   }
 
+ protected:
+  const CoreReader& core() const { return core_; }
+
  private:
   const CoreReader core_;
 };
+
+#if SSTF_HAVE_X86
+// BlockedBloom on a CPU with AVX2: the single query compiles to one function
+// (XXH3, the line, the probes), with no call into the kernel's translation
+// unit through the shared library's PLT and none of the scalar path's
+// register saves.
+class BlockedBloomAvx2BitsReader final : public TypedBitsReader<BlockedBloomReader> {
+ public:
+  using TypedBitsReader::TypedBitsReader;
+  using TypedBitsReader::MayMatch;  // the batch
+
+  __attribute__((target("avx2"))) bool MayMatch(const ROCKSDB_NAMESPACE::Slice& key) override {
+    return blocked_bloom::ReaderMayMatchAvx2(core(), HashKey(key.data(), key.size()));
+  }
+};
+#endif
 
 }  // namespace
 
@@ -66,6 +100,11 @@ ROCKSDB_NAMESPACE::FilterBitsReader* NewSstFilterBitsReader(
   return VisitFilter(contents.data(), contents.size(),
                      [](const auto& core) -> ROCKSDB_NAMESPACE::FilterBitsReader* {
                        using Core = std::decay_t<decltype(core)>;
+#if SSTF_HAVE_X86
+                       if constexpr (std::is_same_v<Core, BlockedBloomReader>) {
+                         if (core.uses_avx2()) return new BlockedBloomAvx2BitsReader(core);
+                       }
+#endif
                        return new TypedBitsReader<Core>(core);
                      });
 }
