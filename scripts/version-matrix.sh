@@ -6,6 +6,8 @@
 #        [--skip-in-tree] [--skip-standalone] VERSION...
 #   e.g. bash scripts/version-matrix.sh --mirror /path/to/rocksdb.git \
 #          7.8.3 9.10.0 10.10.1 11.8.1
+#   or, with a RocksDB you built and installed yourself (shared, RTTI):
+#        bash scripts/version-matrix.sh --tree SRC --prefix PREFIX VERSION
 #
 # For each VERSION:
 #   1. RocksDB itself: 7.8.3 is Debian 12's package (scripts/setup.sh
@@ -14,7 +16,8 @@
 #      and built as a shared library with RTTI (sstfilter's adapter uses
 #      dynamic_cast on RocksDB's builder classes), installed into
 #      .deps/rocksdb-matrix/VERSION/prefix. 20-40 minutes per version on 2
-#      cores; done once (a stamp), so the script resumes.
+#      cores; done once (a stamp), so the script resumes. With --tree and
+#      --prefix, the RocksDB given instead (its version.h must match).
 #   2. standalone: CMake build of everything (library, tool, benchmarks,
 #      tests) against it, at the C++ standard it needs, then the whole
 #      ctest suite. Skipped tests are listed with their reasons.
@@ -28,20 +31,27 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="$ROOT/.deps/rocksdb-matrix"
-MIRROR=""; JOBS=2; IN_TREE=1; STANDALONE=1; VERSIONS=()
-usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+MIRROR=""; JOBS=2; IN_TREE=1; STANDALONE=1; VERSIONS=(); OWN_TREE=""; OWN_PREFIX=""
+usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --mirror) MIRROR="${2:-}"; shift 2 ;;
     --jobs) JOBS="${2:-}"; shift 2 ;;
     --skip-in-tree) IN_TREE=0; shift ;;
     --skip-standalone) STANDALONE=0; shift ;;
+    --tree) OWN_TREE="${2:-}"; shift 2 ;;
+    --prefix) OWN_PREFIX="${2:-}"; shift 2 ;;
     -h|--help) usage ;;
     -*) echo "unknown argument: $1" >&2; usage ;;
     *) VERSIONS+=("$1"); shift ;;
   esac
 done
 [ "${#VERSIONS[@]}" -gt 0 ] || usage
+if [ -n "$OWN_TREE$OWN_PREFIX" ]; then
+  [ -n "$OWN_TREE" ] && [ -n "$OWN_PREFIX" ] && [ "${#VERSIONS[@]}" = 1 ] ||
+    { echo "--tree and --prefix go together, with one VERSION" >&2; usage; }
+  OWN_TREE="$(cd "$OWN_TREE" && pwd)"; OWN_PREFIX="$(cd "$OWN_PREFIX" && pwd)"
+fi
 log() { printf '[version-matrix %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 needs_cxx20() { [ "$(printf '10.7\n%s\n' "$1" | sort -V | head -n1)" = 10.7 ]; }
@@ -51,6 +61,16 @@ rocksdb_for() {
   local v="$1" dir="$WORK/$1"
   if [ "$v" = 7.8.3 ]; then
     PREFIX=""; TREE="$ROOT/.deps/rocksdb-src"   # the system's, from setup.sh
+    return 0
+  fi
+  if [ -n "$OWN_PREFIX" ]; then
+    PREFIX="$OWN_PREFIX"; TREE="$OWN_TREE"
+    local got
+    got="$(sed -n 's/^#define ROCKSDB_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)/\2/p' \
+             "$TREE/include/rocksdb/version.h" 2>/dev/null | paste -sd.)"
+    [ "$got" = "$v" ] || { log "$v: --tree $TREE is RocksDB ${got:-?}, not $v"; return 1; }
+    [ -f "$PREFIX/lib/pkgconfig/rocksdb.pc" ] ||
+      { log "$v: --prefix $PREFIX has no lib/pkgconfig/rocksdb.pc"; return 1; }
     return 0
   fi
   PREFIX="$dir/prefix"; TREE="$dir/src"
@@ -125,7 +145,7 @@ for v in "${VERSIONS[@]}"; do
   mkdir -p "$WORK/$v"
   STANDALONE_RESULT="-"; IN_TREE_RESULT="-"
   if ! rocksdb_for "$v"; then
-    rows+=("| $v | RocksDB build failed | - | - |"); status=1; continue
+    rows+=("| $v | no RocksDB (build failed or --tree/--prefix rejected) | - | - |"); status=1; continue
   fi
   if [ "$STANDALONE" = 1 ]; then standalone "$v" || status=1; fi
   if [ "$IN_TREE" = 1 ]; then in_tree "$v" || status=1; fi
