@@ -83,12 +83,18 @@ inline size_t SecondLine(uint64_t h, uint64_t num_lines) {
   return FastRange64(h * kSecondLineMul, num_lines);
 }
 
-// Whole-filter scalar reference: a query on the filter hash h (seed applied).
-inline bool MayMatch(const uint8_t* data, uint64_t num_lines, uint64_t h, int k, int lines) {
+// A query on the filter hash h (seed applied) whose first line is known.
+inline bool MayMatchAtLine(const uint8_t* data, uint64_t num_lines, const uint8_t* first_line,
+                           uint64_t h, int k, int lines) {
   const uint32_t a = static_cast<uint32_t>(h), b = static_cast<uint32_t>(h >> 32);
-  if (!LineMayMatch(data + FirstLine(h, num_lines) * kLineBytes, a, b, 0, k)) return false;
+  if (!LineMayMatch(first_line, a, b, 0, k)) return false;
   return lines == 1 || LineMayMatch(data + SecondLine(h, num_lines) * kLineBytes, a, b,
                                     kMaxBlockedProbesPerLine, k);
+}
+
+// Whole-filter scalar reference: a query on the filter hash h (seed applied).
+inline bool MayMatch(const uint8_t* data, uint64_t num_lines, uint64_t h, int k, int lines) {
+  return MayMatchAtLine(data, num_lines, data + FirstLine(h, num_lines) * kLineBytes, h, k, lines);
 }
 
 // Prefetches one line. A block RocksDB reads from disk is not 64-byte
@@ -114,11 +120,7 @@ struct PreparedKey {
 inline void MayMatchBatch(const uint8_t* data, uint64_t num_lines, const PreparedKey* keys,
                           size_t n, int k, int lines, bool* out) {
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t h = keys[i].hash;
-    const uint32_t a = static_cast<uint32_t>(h), b = static_cast<uint32_t>(h >> 32);
-    out[i] = LineMayMatch(keys[i].first_line, a, b, 0, k) &&
-             (lines == 1 || LineMayMatch(data + SecondLine(h, num_lines) * kLineBytes, a, b,
-                                         kMaxBlockedProbesPerLine, k));
+    out[i] = MayMatchAtLine(data, num_lines, keys[i].first_line, keys[i].hash, k, lines);
   }
 }
 

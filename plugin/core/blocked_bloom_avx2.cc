@@ -56,11 +56,7 @@ __attribute__((target("avx2"))) void MayMatchBatchAvx2(const uint8_t* data, uint
                                                        const PreparedKey* keys, size_t n, int k,
                                                        int lines, bool* out) {
   for (size_t i = 0; i < n; ++i) {
-    const uint64_t h = keys[i].hash;
-    const uint32_t a = static_cast<uint32_t>(h), b = static_cast<uint32_t>(h >> 32);
-    out[i] = LineMayMatchAvx2Inline(keys[i].first_line, a, b, 0, k) &&
-             (lines == 1 || LineMayMatchAvx2Inline(data + SecondLine(h, num_lines) * kLineBytes,
-                                                   a, b, kMaxBlockedProbesPerLine, k));
+    out[i] = MayMatchAtLineAvx2Inline(data, num_lines, keys[i].first_line, keys[i].hash, k, lines);
   }
 }
 

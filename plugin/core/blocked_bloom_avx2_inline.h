@@ -38,14 +38,20 @@ __attribute__((target("avx2"))) inline __m256i ProbeValues(__m256i va, __m256i v
   return _mm256_add_epi32(_mm256_mullo_epi32(va, ma), _mm256_mullo_epi32(vb, mb));
 }
 
+// a and b in every lane: one 64-bit broadcast and two in-lane shuffles,
+// fewer instructions than two 32-bit broadcasts from general registers.
+__attribute__((target("avx2"))) inline void BroadcastHalves(uint32_t a, uint32_t b, __m256i* va,
+                                                            __m256i* vb) {
+  const __m256i ab = _mm256_set1_epi64x(static_cast<long long>((uint64_t{b} << 32) | a));
+  *va = _mm256_shuffle_epi32(ab, 0x00);
+  *vb = _mm256_shuffle_epi32(ab, 0x55);
+}
+
 __attribute__((target("avx2"))) inline bool LineMayMatchAvx2Inline(const uint8_t* line,
                                                                    uint32_t a, uint32_t b,
                                                                    size_t first, int k) {
-  // One 64-bit broadcast and two in-lane shuffles: fewer instructions than
-  // two 32-bit broadcasts from general registers.
-  const __m256i ab = _mm256_set1_epi64x(static_cast<long long>((uint64_t{b} << 32) | a));
-  const __m256i va = _mm256_shuffle_epi32(ab, 0x00);
-  const __m256i vb = _mm256_shuffle_epi32(ab, 0x55);
+  __m256i va, vb;
+  BroadcastHalves(a, b, &va, &vb);
   const __m256i lower = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(line));
   const __m256i upper = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(line + 32));
   for (int done = 0; done < k; done += 8) {
@@ -67,8 +73,8 @@ __attribute__((target("avx2"))) inline bool LineMayMatchAvx2Inline(const uint8_t
 
 __attribute__((target("avx2"))) inline void LineAddAvx2Inline(uint8_t* line, uint32_t a,
                                                               uint32_t b, size_t first, int k) {
-  const __m256i va = _mm256_set1_epi32(static_cast<int>(a));
-  const __m256i vb = _mm256_set1_epi32(static_cast<int>(b));
+  __m256i va, vb;
+  BroadcastHalves(a, b, &va, &vb);
   alignas(32) uint32_t bits[8];
   for (int done = 0; done < k; done += 8) {
     _mm256_store_si256(reinterpret_cast<__m256i*>(bits),
@@ -78,15 +84,22 @@ __attribute__((target("avx2"))) inline void LineAddAvx2Inline(uint8_t* line, uin
   }
 }
 
+__attribute__((target("avx2"))) inline bool MayMatchAtLineAvx2Inline(const uint8_t* data,
+                                                                     uint64_t num_lines,
+                                                                     const uint8_t* first_line,
+                                                                     uint64_t h, int k,
+                                                                     int lines) {
+  const uint32_t a = static_cast<uint32_t>(h), b = static_cast<uint32_t>(h >> 32);
+  if (!LineMayMatchAvx2Inline(first_line, a, b, 0, k)) return false;
+  return lines == 1 || LineMayMatchAvx2Inline(data + SecondLine(h, num_lines) * kLineBytes, a,
+                                              b, kMaxBlockedProbesPerLine, k);
+}
+
 __attribute__((target("avx2"))) inline bool MayMatchAvx2Inline(const uint8_t* data,
                                                                uint64_t num_lines, uint64_t h,
                                                                int k, int lines) {
-  const uint32_t a = static_cast<uint32_t>(h), b = static_cast<uint32_t>(h >> 32);
-  if (!LineMayMatchAvx2Inline(data + FirstLine(h, num_lines) * kLineBytes, a, b, 0, k)) {
-    return false;
-  }
-  return lines == 1 || LineMayMatchAvx2Inline(data + SecondLine(h, num_lines) * kLineBytes, a,
-                                              b, kMaxBlockedProbesPerLine, k);
+  return MayMatchAtLineAvx2Inline(data, num_lines, data + FirstLine(h, num_lines) * kLineBytes,
+                                  h, k, lines);
 }
 
 // BlockedBloomReader::MayMatch of a reader that uses AVX2, inlined.

@@ -15,20 +15,19 @@
 namespace sstfilter {
 namespace {
 
-// Core readers with their own two-step batch query (BlockedBloom: the whole
-// batch in one call into its AVX2 kernel).
+// How a core reader takes a batch. Readers with a PreparedKey type query in
+// two steps (PrepareBatchKey per key, then MayMatchPrepared on the batch:
+// BlockedBloom, the whole batch in one call into its AVX2 kernel); the
+// others get their key hashes, prefetched, one MayMatch each.
 template <class R, class = void>
-struct HasBatch : std::false_type {};
-template <class R>
-struct HasBatch<R, std::void_t<typename R::PreparedKey>> : std::true_type {};
-
-template <class R, bool = HasBatch<R>::value>
-struct PreparedKeyOf {
-  using type = uint64_t;  // the key hash
+struct BatchOf {
+  static constexpr bool kTwoStep = false;
+  using Prepared = uint64_t;  // the key hash
 };
 template <class R>
-struct PreparedKeyOf<R, true> {
-  using type = typename R::PreparedKey;
+struct BatchOf<R, std::void_t<typename R::PreparedKey>> {
+  static constexpr bool kTwoStep = true;
+  using Prepared = typename R::PreparedKey;
 };
 
 // One class per kind, so MayMatch compiles to the kind's kernel with no
@@ -49,20 +48,19 @@ class TypedBitsReader : public ROCKSDB_NAMESPACE::FilterBitsReader {
   void MayMatch(int num_keys, ROCKSDB_NAMESPACE::Slice** keys,
                 bool* may_match) override {
     constexpr int kChunk = 32;
-    using Prepared = typename PreparedKeyOf<CoreReader>::type;
-    Prepared hashes[kChunk];
+    typename BatchOf<CoreReader>::Prepared hashes[kChunk];
     for (int start = 0; start < num_keys; start += kChunk) {
       const int n = std::min(kChunk, num_keys - start);
       for (int i = 0; i < n; ++i) {
         const uint64_t h = HashKey(keys[start + i]->data(), keys[start + i]->size());
-        if constexpr (HasBatch<CoreReader>::value) {
+        if constexpr (BatchOf<CoreReader>::kTwoStep) {
           hashes[i] = core_.PrepareBatchKey(h);
         } else {
           core_.Prefetch(h);
           hashes[i] = h;
         }
       }
-      if constexpr (HasBatch<CoreReader>::value) {
+      if constexpr (BatchOf<CoreReader>::kTwoStep) {
         core_.MayMatchPrepared(hashes, static_cast<size_t>(n), may_match + start);
       } else {
         for (int i = 0; i < n; ++i) may_match[start + i] = core_.MayMatch(hashes[i]);
