@@ -45,6 +45,7 @@
 #include <gflags/gflags.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/listener.h>
 #include <rocksdb/options.h>
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
@@ -59,6 +60,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -306,14 +309,43 @@ std::unique_ptr<rdb::DB> Open(const rdb::Options& options, const std::string& di
   return db;
 }
 
+// Records the files that flushes and RocksDB's own compactions write
+// (lsm_bench's compactor records its outputs itself: DB::CompactFiles
+// notifies no listener).
+class BuiltFileRecorder : public rdb::EventListener {
+ public:
+  explicit BuiltFileRecorder(std::vector<BuiltFile>* files) : files_(files) {}
+  void OnFlushCompleted(rdb::DB*, const rdb::FlushJobInfo& info) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    files_->push_back({info.file_number, 0, info.table_properties.num_entries});
+  }
+  void OnCompactionCompleted(rdb::DB*, const rdb::CompactionJobInfo& info) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 0; i < info.output_file_infos.size() && i < info.output_files.size(); ++i) {
+      const auto props = info.table_properties.find(info.output_files[i]);
+      files_->push_back({info.output_file_infos[i].file_number, info.output_level,
+                         props == info.table_properties.end() ? 0 : props->second->num_entries});
+    }
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<BuiltFile>* files_;
+};
+
 // Builds the database through the normal write path; returns it closed.
-double Build(const PolicySpec& spec, const std::string& label, const std::string& dir) {
+// With `built` set, appends every SST file the build wrote (unordered).
+double Build(const PolicySpec& spec, const std::string& label, const std::string& dir,
+             std::vector<BuiltFile>* built = nullptr) {
   const auto start = Clock::now();
-  std::unique_ptr<rdb::DB> db = Open(DbOptions(spec), dir);
+  rdb::Options options = DbOptions(spec);
+  if (built != nullptr) options.listeners.push_back(std::make_shared<BuiltFileRecorder>(built));
+  std::unique_ptr<rdb::DB> db = Open(options, dir);
   const uint64_t tail = FLAGS_l0_tail_flushes * FLAGS_keys_per_flush;
   LeveledCompactor compactor({FLAGS_l0_trigger, FLAGS_level_base_bytes, 10.0,
                               FLAGS_target_file_bytes, FLAGS_target_file_multiplier,
-                              FLAGS_dynamic_level_bytes});
+                              FLAGS_dynamic_level_bytes},
+                             built);
   const bool rocksdb_picks = FLAGS_compaction == "rocksdb";
   LoadKeys(db.get(), label, 0, FLAGS_keys - tail, rocksdb_picks ? nullptr : &compactor, start);
   if (rocksdb_picks) {
@@ -333,35 +365,50 @@ double Build(const PolicySpec& spec, const std::string& label, const std::string
 // filter's length for the size classes, with an FP balance over filters that
 // spends a little more memory than the setting (more for 64-byte-line
 // filters). So every policy is calibrated on trial filters of exactly the
-// SST files the database will have: the LSM is deterministic, so one build
-// without a filter gives every file's level and key count.
+// SST files the database will be built with: the LSM is deterministic, so
+// one build without a filter gives every file's level and key count, in
+// the order they are written. The trial builds them all, the files later
+// compactions replace included, because they take turns of the policy's
+// rounding balance as they do in the real build (trial filters of the
+// final files alone missed the budget by up to 1.1% in the real build).
 struct ProbedFile {
   int level;
   uint64_t keys;
+  bool live;  // in the finished database
 };
 
 std::vector<ProbedFile> ProbeFiles(const std::string& dir) {
   PolicySpec none;
   none.policy = "none";
-  Build(none, "probe (no filter)", dir);
+  std::vector<BuiltFile> built;
+  Build(none, "probe (no filter)", dir, &built);
   rdb::Options options = DbOptions(none);
   options.create_if_missing = false;
   options.error_if_exists = false;
   std::unique_ptr<rdb::DB> db = Open(options, dir);
   std::vector<rdb::LiveFileMetaData> live;
   db->GetLiveFilesMetaData(&live);
-  std::sort(live.begin(), live.end(),
-            [](const auto& a, const auto& b) { return a.file_number < b.file_number; });
+  std::set<uint64_t> live_numbers;
+  for (const auto& f : live) live_numbers.insert(f.file_number);
+  std::sort(built.begin(), built.end(),
+            [](const BuiltFile& a, const BuiltFile& b) { return a.number < b.number; });
   std::vector<ProbedFile> files;
-  for (const auto& f : live) files.push_back({f.level, f.num_entries});
+  for (const BuiltFile& f : built) files.push_back({f.level, f.keys, live_numbers.count(f.number) > 0});
+  if (files.size() < live.size() ||
+      std::count_if(files.begin(), files.end(), [](const ProbedFile& f) { return f.live; }) !=
+          static_cast<std::ptrdiff_t>(live.size())) {
+    Fatal("the probe build recorded " + std::to_string(files.size()) + " files, not every one of the " +
+          std::to_string(live.size()) + " live files");
+  }
   Check(db->Close(), "close");
   db.reset();
   Check(rdb::DestroyDB(dir, options), "destroy " + dir);
   return files;
 }
 
-// Allocated bits per key of `policy`'s filters for `files`, each built in
-// the context of its level as RocksDB builds it (LevelAware plans by level).
+// Allocated bits per key of `policy`'s filters for the live `files`, every
+// file's filter built in order in the context of its level as RocksDB
+// builds it (LevelAware plans by level).
 double TrialAllocBitsPerKey(const rdb::FilterPolicy& policy, const std::vector<ProbedFile>& files) {
   rdb::BlockBasedTableOptions table;
   table.optimize_filters_for_memory = OptimizeFiltersForMemory();
@@ -381,6 +428,7 @@ double TrialAllocBitsPerKey(const rdb::FilterPolicy& policy, const std::vector<P
     for (uint64_t i = 0; i < f.keys; ++i) builder->AddKey(Key(next_key++));
     std::unique_ptr<const char[]> buf;
     const rdb::Slice filter = builder->Finish(&buf);
+    if (!f.live) continue;
     if (!filter.empty()) alloc_bytes += sstfilter::MallocUsableSize(filter.size() + 5);
     keys += f.keys;
   }

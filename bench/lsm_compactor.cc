@@ -1,5 +1,6 @@
 #include "bench/lsm_compactor.h"
 
+#include <rocksdb/listener.h>
 #include <rocksdb/metadata.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table_properties.h>
@@ -152,8 +153,17 @@ rdb::Status LeveledCompactor::CompactUntilSettled(rdb::DB* db, int* compactions)
     options.compression = rdb::kNoCompression;  // CompactionOptions defaults to Snappy
     options.output_file_size_limit = FileBytes(output_level, base_level);
     options.max_subcompactions = 1;
-    s = db->CompactFiles(options, inputs, output_level);
+    rdb::CompactionJobInfo info;
+    s = db->CompactFiles(options, inputs, output_level, /*output_path_id=*/-1,
+                         /*output_file_names=*/nullptr, &info);
     if (!s.ok()) return s;
+    for (size_t i = 0; outputs_ != nullptr && i < info.output_file_infos.size(); ++i) {
+      const auto props = i < info.output_files.size()
+                             ? info.table_properties.find(info.output_files[i])
+                             : info.table_properties.end();
+      outputs_->push_back({info.output_file_infos[i].file_number, output_level,
+                           props == info.table_properties.end() ? 0 : props->second->num_entries});
+    }
     ++*compactions;
   }
 }

@@ -40,6 +40,13 @@
 
 namespace sstfilter::bench {
 
+// One SST file a build wrote, flushes and compaction outputs alike.
+struct BuiltFile {
+  uint64_t number = 0;
+  int level = 0;
+  uint64_t keys = 0;
+};
+
 struct LeveledShape {
   int l0_trigger = 4;
   uint64_t level_base_bytes = 0;      // max_bytes_for_level_base
@@ -51,7 +58,9 @@ struct LeveledShape {
 
 class LeveledCompactor {
  public:
-  explicit LeveledCompactor(const LeveledShape& shape) : shape_(shape) {}
+  // With `outputs` set, every compaction output file is appended to it.
+  explicit LeveledCompactor(const LeveledShape& shape, std::vector<BuiltFile>* outputs = nullptr)
+      : shape_(shape), outputs_(outputs) {}
 
   // Compacts until no level is over its target; returns the number of
   // compactions run. The DB must have automatic compactions disabled.
@@ -67,6 +76,7 @@ class LeveledCompactor {
   uint64_t FileBytes(int output_level, int base_level) const;
 
   LeveledShape shape_;
+  std::vector<BuiltFile>* outputs_;
   std::string cursor_[kMaxLevels];  // largest key of the last file picked per level
 };
 

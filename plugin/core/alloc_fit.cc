@@ -1,11 +1,16 @@
 #include "plugin/core/alloc_fit.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sstfilter {
 namespace {
 
 constexpr double kBalanceUnit = 4294967296.0;  // 2^32, as RocksDB's balance
+// A filter whose rounding up buys e times the FP per byte of its target's
+// slope rounds down only once the balance is this many of its target FP
+// rates in credit (twice that at e^2 times, ...).
+constexpr double kPriceWeight = 2.0;
 
 // The largest usable size below `cls` among requests >= `floor`, or 0.
 size_t ClassBelow(size_t (*usable)(size_t), size_t cls, size_t floor) {
@@ -20,6 +25,24 @@ size_t ClassBelow(size_t (*usable)(size_t), size_t cls, size_t floor) {
     }
   }
   return usable(lo);
+}
+
+// How much more FP rate a byte buys between the two candidate lengths than
+// it does at the target length: (FP saved per byte from `down_len` to
+// `up_len`) / (the FP curve's slope at `target_len`, taken over +-1/16 of
+// the length). Above 1, rounding up is the cheaper way to the budget's FP
+// rate for this filter; below 1, rounding down. 1 where the curve is flat.
+double PriceRatio(size_t target_len, size_t down_len, double down_fp, size_t up_len, double up_fp,
+                  const std::function<size_t(size_t)>& valid_length,
+                  const std::function<double(size_t)>& fp_rate) {
+  const size_t step = std::max<size_t>(target_len / 16, 1);
+  const size_t lo = valid_length(target_len - std::min(step, target_len - 1));
+  const size_t hi = valid_length(target_len + step);
+  if (up_len <= down_len || lo == 0 || hi <= lo) return 1;
+  const double slope = (fp_rate(lo) - fp_rate(hi)) / static_cast<double>(hi - lo);
+  const double chord = (down_fp - up_fp) / static_cast<double>(up_len - down_len);
+  if (!(slope > 0) || !(chord > 0)) return 1;
+  return std::min(chord / slope, 8.0);
 }
 
 }  // namespace
@@ -43,7 +66,13 @@ size_t FitLength(const AllocatorFit& fit, size_t target_len,
   if (down_len > 0 && down_len < target_len && fit.balance != nullptr) {
     const double down_fp = fp_rate(down_len);
     const double balance = static_cast<double>(fit.balance->load(std::memory_order_relaxed));
-    if (down_fp < 1 && balance + (down_fp - target_fp) * kBalanceUnit <= 0) chosen = down_len;
+    const double ratio = PriceRatio(target_len, down_len, down_fp, chosen, fp_rate(chosen),
+                                    valid_length, fp_rate);
+    // Never positive, so the balance never goes positive either.
+    const double allowance = -kPriceWeight * target_fp * std::log(std::max(ratio, 1.0)) * kBalanceUnit;
+    if (down_fp < 1 && balance + (down_fp - target_fp) * kBalanceUnit <= allowance) {
+      chosen = down_len;
+    }
   }
   if (fit.balance != nullptr) {
     const double diff = (fp_rate(chosen) - target_fp) * kBalanceUnit;
