@@ -102,6 +102,53 @@ TEST_P(AllocFitTest, FittedFiltersHaveNoFalseNegatives) {
   }
 }
 
+// Filters of two sizes at the same budget (FP rate e^-6 at the target
+// length, exp(-6 * len / target) at any length) arrive in random order,
+// with the size classes 5120 and 6144 around both targets: "near up" wants
+// 6000 bytes, where the class above buys 1.5x the FP rate per byte of the
+// curve's slope at its target, "near down" wants 5200, where it buys 0.65x.
+// For the same 1024 bytes, rounding a near-up filter down costs twice the FP
+// rate that rounding a near-down one does. So priced rounding must round
+// near-up filters down less often than plain balance rounding
+// (price_weight 0, RocksDB's rule), and pay less FP rate per byte it saves
+// against rounding every filter up, both within the budget's FP rate.
+TEST(AllocFitPricing, CreditGoesToTheFiltersWhereRoundingDownCostsLeast) {
+  struct Outcome {
+    int near_up_down = 0;
+    double fp_sum = 0, fp_budget = 0, fp_all_up = 0, bytes_saved = 0;
+  };
+  const auto run = [](double price_weight) {
+    std::atomic<int64_t> balance{0};
+    AllocatorFit fit{JemallocClass, 0, &balance};
+    fit.price_weight = price_weight;
+    const auto valid = [](size_t max_len) { return max_len; };
+    std::mt19937_64 rng(7);
+    Outcome out;
+    for (int i = 0; i < 1000; ++i) {
+      const size_t target = rng() % 2 ? 6000 : 5200;
+      const auto fp = [target](size_t len) {
+        return std::exp(-6.0 * static_cast<double>(len) / static_cast<double>(target));
+      };
+      const size_t len = FitLength(fit, target, valid, fp);
+      EXPECT_TRUE(len == 5120 || len == 6144) << len;
+      out.near_up_down += target == 6000 && len == 5120;
+      out.fp_sum += fp(len);
+      out.fp_budget += fp(target);
+      out.fp_all_up += fp(6144);
+      out.bytes_saved += static_cast<double>(6144 - len);
+    }
+    return out;
+  };
+  const Outcome plain = run(0), priced = run(2);
+  for (const Outcome& o : {plain, priced}) {
+    EXPECT_LE(o.fp_sum, o.fp_budget + 1000 * std::ldexp(1.0, -32));
+    ASSERT_GT(o.bytes_saved, 0);
+  }
+  EXPECT_LT(priced.near_up_down, plain.near_up_down);
+  EXPECT_LT((priced.fp_sum - priced.fp_all_up) / priced.bytes_saved,
+            (plain.fp_sum - plain.fp_all_up) / plain.bytes_saved);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllKinds, AllocFitTest, ::testing::ValuesIn(test::AllConfigs()),
                          [](const auto& info) { return test::ConfigName(info.param); });
 

@@ -7,10 +7,6 @@ namespace sstfilter {
 namespace {
 
 constexpr double kBalanceUnit = 4294967296.0;  // 2^32, as RocksDB's balance
-// A filter whose rounding up buys e times the FP per byte of its target's
-// slope rounds down only once the balance is this many of its target FP
-// rates in credit (twice that at e^2 times, ...).
-constexpr double kPriceWeight = 2.0;
 
 // The largest usable size below `cls` among requests >= `floor`, or 0.
 size_t ClassBelow(size_t (*usable)(size_t), size_t cls, size_t floor) {
@@ -69,7 +65,8 @@ size_t FitLength(const AllocatorFit& fit, size_t target_len,
     const double ratio = PriceRatio(target_len, down_len, down_fp, chosen, fp_rate(chosen),
                                     valid_length, fp_rate);
     // Never positive, so the balance never goes positive either.
-    const double allowance = -kPriceWeight * target_fp * std::log(std::max(ratio, 1.0)) * kBalanceUnit;
+    const double allowance = -std::max(fit.price_weight, 0.0) * target_fp *
+                             std::log(std::max(ratio, 1.0)) * kBalanceUnit;
     if (down_fp < 1 && balance + (down_fp - target_fp) * kBalanceUnit <= allowance) {
       chosen = down_len;
     }

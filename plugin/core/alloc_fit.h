@@ -53,6 +53,11 @@ struct AllocatorFit {
   // of 2^-32; shared by every builder of one policy. Races only skew one
   // decision: updates are atomic and relative.
   std::atomic<int64_t>* balance = nullptr;
+  // A filter whose class above buys e times the FP rate per byte of its
+  // curve's slope at the budget rounds down only once the balance holds
+  // this many of its budget FP rates in credit (twice that at e^2, ...);
+  // 0 rounds as RocksDB does, on the balance alone.
+  double price_weight = 2.0;
 };
 
 // Candidate lengths: `valid_length(max_len)` returns the largest length the
