@@ -21,7 +21,7 @@ trees=()
 if [ "${1:-}" = --tree ]; then
   shift; trees=("$@")
 else
-  [ $# -ge 2 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+  [ $# -ge 2 ] || { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
   mirror="$1"; shift
   for tag in "$@"; do
     dir=".deps/rocksdb-headers/$tag"
