@@ -321,11 +321,7 @@ class BuiltFileRecorder : public rdb::EventListener {
   }
   void OnCompactionCompleted(rdb::DB*, const rdb::CompactionJobInfo& info) override {
     std::lock_guard<std::mutex> lock(mu_);
-    for (size_t i = 0; i < info.output_file_infos.size() && i < info.output_files.size(); ++i) {
-      const auto props = info.table_properties.find(info.output_files[i]);
-      files_->push_back({info.output_file_infos[i].file_number, info.output_level,
-                         props == info.table_properties.end() ? 0 : props->second->num_entries});
-    }
+    AppendOutputs(info, files_);
   }
 
  private:

@@ -1,6 +1,5 @@
 #include "bench/lsm_compactor.h"
 
-#include <rocksdb/listener.h>
 #include <rocksdb/metadata.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table_properties.h>
@@ -21,6 +20,16 @@ bool Overlaps(const rdb::SstFileMetaData& f, const std::string& smallest,
 }
 
 }  // namespace
+
+void AppendOutputs(const rdb::CompactionJobInfo& info, std::vector<BuiltFile>* files) {
+  for (size_t i = 0; i < info.output_file_infos.size(); ++i) {
+    const auto props = i < info.output_files.size()
+                           ? info.table_properties.find(info.output_files[i])
+                           : info.table_properties.end();
+    files->push_back({info.output_file_infos[i].file_number, info.output_level,
+                      props == info.table_properties.end() ? 0 : props->second->num_entries});
+  }
+}
 
 std::vector<uint64_t> LeveledCompactor::Targets(const std::vector<uint64_t>& level_bytes,
                                                 int* base_level) const {
@@ -157,13 +166,7 @@ rdb::Status LeveledCompactor::CompactUntilSettled(rdb::DB* db, int* compactions)
     s = db->CompactFiles(options, inputs, output_level, /*output_path_id=*/-1,
                          /*output_file_names=*/nullptr, &info);
     if (!s.ok()) return s;
-    for (size_t i = 0; outputs_ != nullptr && i < info.output_file_infos.size(); ++i) {
-      const auto props = i < info.output_files.size()
-                             ? info.table_properties.find(info.output_files[i])
-                             : info.table_properties.end();
-      outputs_->push_back({info.output_file_infos[i].file_number, output_level,
-                           props == info.table_properties.end() ? 0 : props->second->num_entries});
-    }
+    if (outputs_ != nullptr) AppendOutputs(info, outputs_);
     ++*compactions;
   }
 }

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include <rocksdb/db.h>
+#include <rocksdb/listener.h>
 
 #include "bench/lsm_stats.h"
 
@@ -46,6 +47,10 @@ struct BuiltFile {
   int level = 0;
   uint64_t keys = 0;
 };
+
+// Appends the output files of a finished compaction, at info.output_level.
+void AppendOutputs(const ROCKSDB_NAMESPACE::CompactionJobInfo& info,
+                   std::vector<BuiltFile>* files);
 
 struct LeveledShape {
   int l0_trigger = 4;

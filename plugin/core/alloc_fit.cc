@@ -57,24 +57,25 @@ size_t FitLength(const AllocatorFit& fit, size_t target_len,
   const size_t down_len =
       down_class > fit.extra_bytes ? valid_length(down_class - fit.extra_bytes) : 0;
 
-  const double target_fp = fp_rate(target_len);
   size_t chosen = up_len >= target_len ? up_len : target_len;
-  if (down_len > 0 && down_len < target_len && fit.balance != nullptr) {
+  if (fit.balance == nullptr) return chosen;
+  const double target_fp = fp_rate(target_len);
+  double chosen_fp = fp_rate(chosen);
+  if (down_len > 0 && down_len < target_len) {
     const double down_fp = fp_rate(down_len);
     const double balance = static_cast<double>(fit.balance->load(std::memory_order_relaxed));
-    const double ratio = PriceRatio(target_len, down_len, down_fp, chosen, fp_rate(chosen),
+    const double ratio = PriceRatio(target_len, down_len, down_fp, chosen, chosen_fp,
                                     valid_length, fp_rate);
     // Never positive, so the balance never goes positive either.
     const double allowance = -std::max(fit.price_weight, 0.0) * target_fp *
                              std::log(std::max(ratio, 1.0)) * kBalanceUnit;
     if (down_fp < 1 && balance + (down_fp - target_fp) * kBalanceUnit <= allowance) {
       chosen = down_len;
+      chosen_fp = down_fp;
     }
   }
-  if (fit.balance != nullptr) {
-    const double diff = (fp_rate(chosen) - target_fp) * kBalanceUnit;
-    fit.balance->fetch_add(static_cast<int64_t>(std::llround(diff)), std::memory_order_relaxed);
-  }
+  const double diff = (chosen_fp - target_fp) * kBalanceUnit;
+  fit.balance->fetch_add(static_cast<int64_t>(std::llround(diff)), std::memory_order_relaxed);
   return chosen;
 }
 

@@ -25,13 +25,13 @@
 // FP rate per byte than its FP curve's slope at the budget (the class above
 // is near, or the curve is steep there) rounds down only with more credit
 // in the balance (alloc_fit.cc), so the balance's credit goes to the
-// filters where rounding down costs least. Priced against plain balance
-// rounding, at the same allocated memory under jemalloc (bench/memory_bench,
-// 400 filters): Ribbon's FP rate 2.2% lower at 1K-5K keys and 1.3% at
-// 1K-200K, StandardBloom's 3.7% lower at 1K-200K (0.5% higher at 1K-5K),
-// BlockedBloom's 0.3-0.9% lower. Choosing by the slope alone (no balance)
-// overspent memory by 6% on an LSM's filters of similar sizes, where every
-// filter then rounds the same way.
+// filters where rounding down costs least. On a stream of filters of two
+// sizes, one just above a class and one just below, plain balance rounding
+// (price_weight 0) rounds either down as often; priced rounding rounds the
+// near-up ones down less and pays less FP rate per byte saved
+// (tests/alloc_fit_test.cc, AllocFitPricing). The balance stays the bound:
+// pricing only decides which filters spend its credit, so over many
+// filters that all sit alike it rounds down as often as RocksDB's rule.
 //
 // Pure: the allocator is a function given by the caller (the RocksDB
 // adapter probes malloc_usable_size).
