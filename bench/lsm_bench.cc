@@ -138,7 +138,9 @@ DEFINE_string(db_dir, "",
               "under /tmp. Every database is deleted after its run.");
 DEFINE_bool(keep_db, false, "Keep the databases (for sst_dump).");
 DEFINE_string(csv, "", "If set, also write the results as CSV to this file.");
-DEFINE_string(plot, "", "If set, draw wasted reads per miss vs bits per key (gnuplot) to this PNG.");
+DEFINE_string(plot, "",
+              "If set, draw wasted reads per miss (gnuplot) to this PNG: against "
+              "bits per key, or with --switch_to against % of files rewritten.");
 DEFINE_uint64(seed, 0, "Seed for the key stream; same seed, same keys.");
 DEFINE_bool(list_policies, false,
             "Print one line per policy and budget, 'policy budget setting' "
@@ -705,7 +707,9 @@ void Plot(const std::string& csv, const std::string& png) {
   // The script sits next to this source in the repository; the binary knows
   // where that was at build time.
   const std::string script = std::string(SSTFILTER_SOURCE_DIR) + "/bench/plot_lsm_bench.gp";
-  const std::string command = "gnuplot -e \"csv='" + csv + "'; png='" + png + "'\" '" + script + "'";
+  const std::string command = "gnuplot -e \"csv='" + csv + "'; png='" + png + "'; alloc=" +
+                              (sstfilter::bench::RunningOnJemalloc() ? "1" : "0") + "\" '" +
+                              script + "'";
   if (std::system(command.c_str()) != 0) Fatal("plot failed: " + command);
 }
 
