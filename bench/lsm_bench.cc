@@ -138,9 +138,7 @@ DEFINE_string(db_dir, "",
               "under /tmp. Every database is deleted after its run.");
 DEFINE_bool(keep_db, false, "Keep the databases (for sst_dump).");
 DEFINE_string(csv, "", "If set, also write the results as CSV to this file.");
-DEFINE_string(plot, "",
-              "If set, draw wasted reads per miss (gnuplot) to this PNG: against "
-              "bits per key, or with --switch_to against % of files rewritten.");
+DEFINE_string(plot, "", "If set, plot wasted reads per miss (gnuplot) to this PNG.");
 DEFINE_uint64(seed, 0, "Seed for the key stream; same seed, same keys.");
 DEFINE_bool(list_policies, false,
             "Print one line per policy and budget, 'policy budget setting' "
