@@ -23,11 +23,10 @@ set logscale y
 set format y '10^{%L}'
 set grid
 set key outside right top box
-switching = system("awk -F, 'NR>1 && index($1, \"->\") {n++} END {print n+0}' '".csv."'") + 0
-if (switching > 0) {
-  # One word per line: the switch (the name before '@') and the budget,
-  # joined by '#'.
-  lines = system("awk -F, 'NR>1 && index($1, \"->\") {split($1, a, \"@\"); k = a[1] \"#\" $2; if (!seen[k]++) printf \"%s \", k}' '".csv."'")
+# One word per switch line: the switch (the name before '@') and the
+# budget, joined by '#'; empty unless this is a --switch_to run.
+lines = system("awk -F, 'NR>1 && index($1, \"->\") {split($1, a, \"@\"); k = a[1] \"#\" $2; if (!seen[k]++) printf \"%s \", k}' '".csv."'")
+if (words(lines) > 0) {
   name(w) = w[1:strstrt(w, '#') - 1]
   budget(w) = w[strstrt(w, '#') + 1:]
   rewrite_series(w) = sprintf("< awk -F, -v p='%s' -v b='%s' 'NR>1 && $2==b && $4>0 && ($1==p || index($1, p \"@\")==1) {x = 0; i = index($1, \"@\"); if (i) x = substr($1, i + 1) + 0; print x \",\" $4}' '%s' | sort -t, -k1,1g", name(w), budget(w), csv)
@@ -35,7 +34,8 @@ if (switching > 0) {
   set title 'lsm\_bench: wasted data-block reads per miss as compaction rewrites files with the new policy'
   set xlabel 'files rewritten with the new policy (% of every level)'
   set xrange [-5:105]
-  set key outside right top box
+  set key below box  # switch names are long: the plot keeps its full width
+  set bmargin 7
   plot for [i=1:n] rewrite_series(word(lines, i)) using 1:2 with linespoints lw 2 pt 2 * i + 3 \
          ps 1.3 title sprintf('%s, %s bits/key', name(word(lines, i)), budget(word(lines, i))) noenhanced
   exit

@@ -27,7 +27,7 @@
 // in the balance (alloc_fit.cc), so the balance's credit goes to the
 // filters where rounding down costs least. On a stream of filters of two
 // sizes, one just above a class and one just below, plain balance rounding
-// (price_weight 0) rounds either down as often; priced rounding rounds the
+// (price_weight 0) does not tell them apart; priced rounding rounds the
 // near-up ones down less and pays less FP rate per byte saved
 // (tests/alloc_fit_test.cc, AllocFitPricing). The balance stays the bound:
 // pricing only decides which filters spend its credit, so over many
