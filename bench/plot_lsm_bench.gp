@@ -26,11 +26,11 @@ set key outside right top box
 # One word per switch line: the switch (the name before '@') and the
 # budget, joined by '#'; empty unless this is a --switch_to run.
 lines = system("awk -F, 'NR>1 && index($1, \"->\") {split($1, a, \"@\"); k = a[1] \"#\" $2; if (!seen[k]++) printf \"%s \", k}' '".csv."'")
-if (words(lines) > 0) {
+n = words(lines)
+if (n > 0) {
   name(w) = w[1:strstrt(w, '#') - 1]
   budget(w) = w[strstrt(w, '#') + 1:]
   rewrite_series(w) = sprintf("< awk -F, -v p='%s' -v b='%s' 'NR>1 && $2==b && $4>0 && ($1==p || index($1, p \"@\")==1) {x = 0; i = index($1, \"@\"); if (i) x = substr($1, i + 1) + 0; print x \",\" $4}' '%s' | sort -t, -k1,1g", name(w), budget(w), csv)
-  n = words(lines)
   set title 'lsm\_bench: wasted data-block reads per miss as compaction rewrites files with the new policy'
   set xlabel 'files rewritten with the new policy (% of every level)'
   set xrange [-5:105]
