@@ -1,6 +1,7 @@
-// Blocked Bloom specifics: the AVX2 kernels agree with the scalar reference
-// bit for bit, on random and on densely filled lines, for every probe count
-// and both line slots; and k follows the blocked formula, not b ln 2.
+// Blocked Bloom specifics: the AVX2 and AVX-512 kernels (general and
+// one-group) agree with the scalar reference bit for bit, on random and on
+// densely filled lines, for every probe count and both line slots; and k
+// follows the blocked formula, not b ln 2.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "plugin/core/blocked_bloom.h"
+#include "plugin/core/blocked_bloom_avx512_inline.h"
 #include "plugin/core/filter_builder.h"
 #include "plugin/core/hash.h"
 #include "tests/test_util.h"
@@ -17,13 +19,37 @@
 namespace sstfilter {
 namespace {
 
+using blocked_bloom::Kernel;
 using blocked_bloom::kLineBytes;
+
+bool CpuHasAvx512() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("bmi2");
+}
+
+// Every kernel this CPU runs, scalar first; the tests force each in turn,
+// whatever SSTFILTER_NO_AVX2 / SSTFILTER_NO_AVX512 say.
+std::vector<Kernel> RunnableKernels() {
+  std::vector<Kernel> kernels{Kernel::kScalar};
+  if (__builtin_cpu_supports("avx2")) kernels.push_back(Kernel::kAvx2);
+  if (CpuHasAvx512()) kernels.push_back(Kernel::kAvx512);
+  return kernels;
+}
+
+const char* Name(Kernel k) {
+  return k == Kernel::kAvx512 ? "avx512" : k == Kernel::kAvx2 ? "avx2" : "scalar";
+}
 
 #define SKIP_WITHOUT_AVX2()                                              \
   if (!__builtin_cpu_supports("avx2")) GTEST_SKIP() << "CPU lacks AVX2"
+#define SKIP_WITHOUT_AVX512()                                            \
+  if (!CpuHasAvx512()) GTEST_SKIP() << "CPU lacks AVX-512F/VL or BMI2"
 
-TEST(BlockedBloomKernelTest, Avx2QueryAgreesWithScalarOnRandomAndDenseLines) {
-  SKIP_WITHOUT_AVX2();
+using LineQuery = bool (*)(const uint8_t*, uint32_t, uint32_t, size_t, int);
+
+// Probe counts 1..max_k, in the first line slot only or in both.
+void ExpectQueryAgreesWithScalar(LineQuery kernel, int max_k = kMaxBlockedProbesPerLine,
+                                 bool both_slots = true) {
   std::mt19937_64 rng(7);
   // Fill densities from sparse to nearly full: dense lines make most probes
   // hit, so every lane of every 8-probe group is exercised.
@@ -36,16 +62,83 @@ TEST(BlockedBloomKernelTest, Avx2QueryAgreesWithScalarOnRandomAndDenseLines) {
       for (size_t i = 0; i < 8 * kLineBytes; ++i) {
         if (bit(rng)) line[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
       }
-      for (int k = 1; k <= kMaxBlockedProbesPerLine; ++k) {
+      for (int k = 1; k <= max_k; ++k) {
         for (size_t first : {size_t{0}, size_t{kMaxBlockedProbesPerLine}}) {
+          if (first != 0 && !both_slots) continue;
           const uint64_t h = rng();
           const uint32_t a = static_cast<uint32_t>(h), b = static_cast<uint32_t>(h >> 32);
-          ASSERT_EQ(blocked_bloom::LineMayMatch(line, a, b, first, k),
-                    blocked_bloom::LineMayMatchAvx2(line, a, b, first, k))
+          ASSERT_EQ(blocked_bloom::LineMayMatch(line, a, b, first, k), kernel(line, a, b, first, k))
               << "density " << density << " k " << k << " first " << first;
         }
       }
     }
+  }
+}
+
+TEST(BlockedBloomKernelTest, Avx2QueryAgreesWithScalarOnRandomAndDenseLines) {
+  SKIP_WITHOUT_AVX2();
+  ExpectQueryAgreesWithScalar(blocked_bloom::LineMayMatchAvx2);
+}
+
+TEST(BlockedBloomKernelTest, Avx512QueryAgreesWithScalarOnRandomAndDenseLines) {
+  SKIP_WITHOUT_AVX512();
+  ExpectQueryAgreesWithScalar(blocked_bloom::LineMayMatchAvx512);
+}
+
+#if SSTF_HAVE_X86
+// The one-group kernels (one line, up to eight probes) are inlined into
+// their callers only; these wrappers are such callers, each run only where
+// the CPU has its instructions.
+__attribute__((target("avx2"))) bool OneGroupQueryAvx2(const uint8_t* line, uint32_t a,
+                                                       uint32_t b, size_t first, int k) {
+  EXPECT_EQ(first, 0u);
+  EXPECT_TRUE(blocked_bloom::IsOneGroup(k, 1));
+  return blocked_bloom::OneGroupLineMayMatchAvx2Inline(line, (uint64_t{b} << 32) | a,
+                                                       blocked_bloom::ActiveLaneWindow(k));
+}
+SSTF_AVX512_TARGET bool OneGroupQueryAvx512(const uint8_t* line, uint32_t a, uint32_t b,
+                                            size_t first, int k) {
+  EXPECT_EQ(first, 0u);
+  EXPECT_TRUE(blocked_bloom::IsOneGroup(k, 1));
+  return blocked_bloom::OneGroupLineMayMatchAvx512(line, (uint64_t{b} << 32) | a,
+                                                   blocked_bloom::ActiveLanes(k));
+}
+
+TEST(BlockedBloomKernelTest, Avx2OneGroupQueryAgreesWithScalar) {
+  SKIP_WITHOUT_AVX2();
+  ExpectQueryAgreesWithScalar(OneGroupQueryAvx2, 8, false);
+}
+
+TEST(BlockedBloomKernelTest, Avx512OneGroupQueryAgreesWithScalar) {
+  SKIP_WITHOUT_AVX512();
+  ExpectQueryAgreesWithScalar(OneGroupQueryAvx512, 8, false);
+}
+#endif
+
+// Every single set bit alone in a line: each probe position is found by
+// every kernel, so no lane reads the wrong word or bit.
+TEST(BlockedBloomKernelTest, EveryKernelFindsEachBitPosition) {
+  std::mt19937_64 rng(5);
+  for (Kernel kernel : RunnableKernels()) {
+    const LineQuery query = kernel == Kernel::kAvx512 ? blocked_bloom::LineMayMatchAvx512
+                            : kernel == Kernel::kAvx2 ? blocked_bloom::LineMayMatchAvx2
+                                                      : blocked_bloom::LineMayMatch;
+    int found = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+      const uint64_t h = rng();
+      const uint32_t a = static_cast<uint32_t>(h), b = static_cast<uint32_t>(h >> 32);
+      std::vector<uint8_t> line(kLineBytes);
+      blocked_bloom::LineAdd(line.data(), a, b, 0, 1);  // one probe: one bit
+      ASSERT_TRUE(query(line.data(), a, b, 0, 1)) << Name(kernel);
+      // Another key's single probe matches only when it hits the same bit.
+      const uint64_t g = rng();
+      const uint32_t c = static_cast<uint32_t>(g), d = static_cast<uint32_t>(g >> 32);
+      const bool same = blocked_bloom::ProbeBit(a, b, 0) == blocked_bloom::ProbeBit(c, d, 0);
+      ASSERT_EQ(query(line.data(), c, d, 0, 1), same) << Name(kernel);
+      found += same;
+    }
+    // 20000 tries at 1/512: about 39 coincidences, so both answers were seen.
+    EXPECT_GT(found, 0) << Name(kernel);
   }
 }
 
@@ -68,8 +161,9 @@ TEST(BlockedBloomKernelTest, Avx2InsertAgreesWithScalar) {
 }
 
 // Readers forced to each kernel give identical answers on whole filters.
-TEST(BlockedBloomKernelTest, ScalarAndAvx2ReadersAgreeOnWholeFilters) {
-  SKIP_WITHOUT_AVX2();
+TEST(BlockedBloomKernelTest, AllKernelsAgreeOnWholeFilters) {
+  const std::vector<Kernel> kernels = RunnableKernels();
+  if (kernels.size() < 2) GTEST_SKIP() << "CPU lacks AVX2: only the scalar kernel runs";
   for (int lines : {1, 2}) {
     FilterBuilder b(FilterConfig{FilterKind::kBlockedBloom, 12.0, lines});
     for (int i = 0; i < 20000; ++i) {
@@ -80,25 +174,28 @@ TEST(BlockedBloomKernelTest, ScalarAndAvx2ReadersAgreeOnWholeFilters) {
     auto block = b.Finish(&len);
     ParsedBlock parsed;
     ASSERT_TRUE(ParseBlock(block.get(), len, &parsed));
-    BlockedBloomReader scalar, avx2;
-    ASSERT_TRUE(BlockedBloomReader::Init(parsed, &scalar, false));
-    ASSERT_TRUE(BlockedBloomReader::Init(parsed, &avx2, true));
+    std::vector<BlockedBloomReader> readers(kernels.size());
+    for (size_t r = 0; r < kernels.size(); ++r) {
+      ASSERT_TRUE(BlockedBloomReader::Init(parsed, &readers[r], kernels[r]));
+    }
     size_t positives = 0;
     for (int i = 0; i < 400000; ++i) {
       const std::string k = test::Key(i, 3);
       const uint64_t h = HashKey(k.data(), k.size());
-      ASSERT_EQ(scalar.MayMatch(h), avx2.MayMatch(h)) << i;
-      positives += scalar.MayMatch(h);
+      const bool scalar = readers[0].MayMatch(h);
+      for (size_t r = 1; r < kernels.size(); ++r) {
+        ASSERT_EQ(scalar, readers[r].MayMatch(h)) << Name(kernels[r]) << " key " << i;
+      }
+      positives += scalar;
     }
     EXPECT_GT(positives, 0u);
   }
 }
 
-// A batch gives each key the single query's answer: both kernels, one and
+// A batch gives each key the single query's answer: every kernel, one and
 // two lines per key, the block at an aligned and an unaligned address (as
 // RocksDB holds a block read from disk), batches across the 32-key chunks.
 TEST(BlockedBloomKernelTest, BatchQueriesAgreeWithSingleQueries) {
-  const bool have_avx2 = __builtin_cpu_supports("avx2");
   for (int lines : {1, 2}) {
     FilterBuilder b(FilterConfig{FilterKind::kBlockedBloom, 8.0, lines});
     for (int i = 0; i < 5000; ++i) {
@@ -112,10 +209,9 @@ TEST(BlockedBloomKernelTest, BatchQueriesAgreeWithSingleQueries) {
       std::copy(block.get(), block.get() + len, copy.begin() + static_cast<ptrdiff_t>(offset));
       ParsedBlock parsed;
       ASSERT_TRUE(ParseBlock(copy.data() + offset, len, &parsed));
-      for (bool avx2 : {false, true}) {
-        if (avx2 && !have_avx2) continue;
+      for (Kernel kernel : RunnableKernels()) {
         BlockedBloomReader reader;
-        ASSERT_TRUE(BlockedBloomReader::Init(parsed, &reader, avx2));
+        ASSERT_TRUE(BlockedBloomReader::Init(parsed, &reader, kernel));
         // Present keys (0..4999) and absent ones, mixed in every batch.
         std::vector<uint64_t> hashes;
         for (int i = 0; i < 20000; ++i) {
@@ -133,7 +229,7 @@ TEST(BlockedBloomKernelTest, BatchQueriesAgreeWithSingleQueries) {
             reader.MayMatchPrepared(batch.data(), n, out.get());
             for (size_t i = 0; i < n; ++i) {
               ASSERT_EQ(out[i], reader.MayMatch(hashes[start + i]))
-                  << "lines " << lines << " offset " << offset << " avx2 " << avx2 << " n " << n
+                  << "lines " << lines << " offset " << offset << " " << Name(kernel) << " n " << n
                   << " key " << start + i;
               matches += out[i];
             }

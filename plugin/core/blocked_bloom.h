@@ -124,6 +124,15 @@ inline void MayMatchBatch(const uint8_t* data, uint64_t num_lines, const Prepare
   }
 }
 
+// The query kernels: the same answers bit for bit, chosen per CPU.
+enum class Kernel : uint8_t { kScalar, kAvx2, kAvx512 };
+// The fastest kernel this CPU runs: AVX-512VL, else AVX2, else scalar.
+// SSTFILTER_NO_AVX512 in the environment caps it at AVX2, SSTFILTER_NO_AVX2
+// at scalar (to measure or test the other paths). Decided once.
+Kernel BestKernel();
+// True when BestKernel() is not scalar: the build's kernel.
+bool Avx2Available();
+
 // AVX2 kernels, same results as the scalar ones; only call when
 // Avx2Available(). Whole-query and whole-build entry points, so the call
 // into the AVX2 translation unit happens once per query or per filter.
@@ -135,14 +144,17 @@ bool MayMatchAvx2(const uint8_t* data, uint64_t num_lines, uint64_t h, int k, in
 // library) cost more than the probe itself.
 void MayMatchBatchAvx2(const uint8_t* data, uint64_t num_lines, const PreparedKey* keys,
                        size_t n, int k, int lines, bool* out);
+// The AVX-512VL query kernels (blocked_bloom_avx512_inline.h); only call
+// when BestKernel() is kAvx512.
+bool LineMayMatchAvx512(const uint8_t* line, uint32_t a, uint32_t b, size_t first, int k);
+bool MayMatchAvx512(const uint8_t* data, uint64_t num_lines, uint64_t h, int k, int lines);
+void MayMatchBatchAvx512(const uint8_t* data, uint64_t num_lines, const PreparedKey* keys,
+                         size_t n, int k, int lines, bool* out);
 // Adds every hash (seed already applied) to the filter.
 void AddAll(const uint64_t* hashes, size_t n, uint64_t num_lines, int k, int lines,
             uint8_t* data);
 void AddAllAvx2(const uint64_t* hashes, size_t n, uint64_t num_lines, int k, int lines,
                 uint8_t* data);
-// True when the CPU has AVX2 and SSTFILTER_NO_AVX2 is not set in the
-// environment (to measure or test the scalar path). Decided once.
-bool Avx2Available();
 
 }  // namespace blocked_bloom
 
@@ -152,7 +164,8 @@ bool Avx2Available();
 // of 64-byte lines.
 class BlockedBloomReader {
  public:
-  static bool Init(const ParsedBlock& block, BlockedBloomReader* out, bool use_avx2) {
+  static bool Init(const ParsedBlock& block, BlockedBloomReader* out,
+                   blocked_bloom::Kernel kernel) {
     const uint32_t probes = block.trailer.params & 0xFF;
     const uint32_t lines = (block.trailer.params >> 8) & 0xF;
     if (block.trailer.kind != FilterKind::kBlockedBloom || (block.trailer.params >> 12) != 0 ||
@@ -166,17 +179,24 @@ class BlockedBloomReader {
     out->probes_ = static_cast<int>(probes);
     out->lines_per_key_ = static_cast<int>(lines);
     out->seed_ = block.trailer.seed;
-    out->use_avx2_ = use_avx2;
+    out->kernel_ = kernel;
     return true;
   }
   static bool Init(const ParsedBlock& block, BlockedBloomReader* out) {
-    return Init(block, out, blocked_bloom::Avx2Available());
+    return Init(block, out, blocked_bloom::BestKernel());
   }
 
   bool MayMatch(uint64_t key_hash) const {
     const uint64_t h = SeededHash(key_hash, seed_);
-    return use_avx2_ ? blocked_bloom::MayMatchAvx2(data_, num_lines_, h, probes_, lines_per_key_)
-                     : blocked_bloom::MayMatch(data_, num_lines_, h, probes_, lines_per_key_);
+    switch (kernel_) {
+      case blocked_bloom::Kernel::kAvx512:
+        return blocked_bloom::MayMatchAvx512(data_, num_lines_, h, probes_, lines_per_key_);
+      case blocked_bloom::Kernel::kAvx2:
+        return blocked_bloom::MayMatchAvx2(data_, num_lines_, h, probes_, lines_per_key_);
+      case blocked_bloom::Kernel::kScalar:
+        break;
+    }
+    return blocked_bloom::MayMatch(data_, num_lines_, h, probes_, lines_per_key_);
   }
   // Only the first line: negative queries rarely need the second.
   void Prefetch(uint64_t key_hash) const {
@@ -196,19 +216,24 @@ class BlockedBloomReader {
     return {h, line};
   }
   void MayMatchPrepared(const PreparedKey* prepared, size_t n, bool* out) const {
-    if (use_avx2_) {
-      blocked_bloom::MayMatchBatchAvx2(data_, num_lines_, prepared, n, probes_, lines_per_key_,
-                                       out);
-    } else {
-      blocked_bloom::MayMatchBatch(data_, num_lines_, prepared, n, probes_, lines_per_key_, out);
+    switch (kernel_) {
+      case blocked_bloom::Kernel::kAvx512:
+        return blocked_bloom::MayMatchBatchAvx512(data_, num_lines_, prepared, n, probes_,
+                                                  lines_per_key_, out);
+      case blocked_bloom::Kernel::kAvx2:
+        return blocked_bloom::MayMatchBatchAvx2(data_, num_lines_, prepared, n, probes_,
+                                                lines_per_key_, out);
+      case blocked_bloom::Kernel::kScalar:
+        break;
     }
+    blocked_bloom::MayMatchBatch(data_, num_lines_, prepared, n, probes_, lines_per_key_, out);
   }
   int probes_per_line() const { return probes_; }
   int lines_per_key() const { return lines_per_key_; }
   const uint8_t* data() const { return data_; }
   uint64_t num_lines() const { return num_lines_; }
   uint32_t seed() const { return seed_; }
-  bool uses_avx2() const { return use_avx2_; }
+  blocked_bloom::Kernel kernel() const { return kernel_; }
 
  private:
   const uint8_t* Line(size_t index) const { return data_ + index * blocked_bloom::kLineBytes; }
@@ -218,7 +243,7 @@ class BlockedBloomReader {
   int probes_ = 0;
   int lines_per_key_ = 1;
   uint32_t seed_ = 0;
-  bool use_avx2_ = false;
+  blocked_bloom::Kernel kernel_ = blocked_bloom::Kernel::kScalar;
 };
 
 }  // namespace sstfilter

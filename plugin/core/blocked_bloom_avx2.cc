@@ -55,6 +55,13 @@ __attribute__((target("avx2"))) bool MayMatchAvx2(const uint8_t* data, uint64_t 
 __attribute__((target("avx2"))) void MayMatchBatchAvx2(const uint8_t* data, uint64_t num_lines,
                                                        const PreparedKey* keys, size_t n, int k,
                                                        int lines, bool* out) {
+  if (IsOneGroup(k, lines)) {
+    const int32_t* active = ActiveLaneWindow(k);
+    for (size_t i = 0; i < n; ++i) {
+      out[i] = OneGroupLineMayMatchAvx2Inline(keys[i].first_line, keys[i].hash, active);
+    }
+    return;
+  }
   for (size_t i = 0; i < n; ++i) {
     out[i] = MayMatchAtLineAvx2Inline(data, num_lines, keys[i].first_line, keys[i].hash, k, lines);
   }
@@ -69,10 +76,19 @@ __attribute__((target("avx2"))) void AddAllAvx2(const uint64_t* hashes, size_t n
   });
 }
 
-bool Avx2Available() {
-  static const bool available =
-      __builtin_cpu_supports("avx2") && std::getenv("SSTFILTER_NO_AVX2") == nullptr;
-  return available;
+Kernel BestKernel() {
+  static const Kernel best = [] {
+    if (!__builtin_cpu_supports("avx2") || std::getenv("SSTFILTER_NO_AVX2") != nullptr) {
+      return Kernel::kScalar;
+    }
+    // GCC's checks include the OS's support for the AVX-512 register state.
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("bmi2") && std::getenv("SSTFILTER_NO_AVX512") == nullptr) {
+      return Kernel::kAvx512;
+    }
+    return Kernel::kAvx2;
+  }();
+  return best;
 }
 
 #else  // no x86: the scalar kernels serve
@@ -94,9 +110,11 @@ void AddAllAvx2(const uint64_t* hashes, size_t n, uint64_t num_lines, int k, int
                 uint8_t* data) {
   AddAll(hashes, n, num_lines, k, lines, data);
 }
-bool Avx2Available() { return false; }
+Kernel BestKernel() { return Kernel::kScalar; }
 
 #endif
+
+bool Avx2Available() { return BestKernel() != Kernel::kScalar; }
 
 }  // namespace blocked_bloom
 }  // namespace sstfilter

@@ -71,6 +71,31 @@ __attribute__((target("avx2"))) inline bool LineMayMatchAvx2Inline(const uint8_t
   return true;
 }
 
+// One line of at most eight probes (IsOneGroup), straight-line: the common
+// case, as blocked_bloom_avx512_inline.h explains. `active` is
+// ActiveLaneWindow(k).
+__attribute__((target("avx2"))) inline bool OneGroupLineMayMatchAvx2Inline(const uint8_t* line,
+                                                                           uint64_t h,
+                                                                           const int32_t* active) {
+  __m256i va, vb;
+  BroadcastHalves(static_cast<uint32_t>(h), static_cast<uint32_t>(h >> 32), &va, &vb);
+  const __m256i hv = ProbeValues(va, vb, 0);
+  const __m256i word = _mm256_srli_epi32(hv, 28);
+  const __m256i values = _mm256_blendv_epi8(
+      _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(line)), word),
+      _mm256_permutevar8x32_epi32(
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(line + 32)), word),
+      _mm256_srai_epi32(hv, 31));
+  const __m256i mask =
+      _mm256_sllv_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(active)),
+                        _mm256_srli_epi32(_mm256_slli_epi32(hv, 4), 27));
+  return _mm256_testc_si256(values, mask);
+}
+// True when the one-group kernels serve a filter with these settings.
+inline bool IsOneGroup(int k, int lines) { return lines == 1 && k <= 8; }
+// kActiveLanes' window with 1 in lanes 0..k-1 (k <= 8).
+inline const int32_t* ActiveLaneWindow(int k) { return kActiveLanes + 8 - k; }
+
 __attribute__((target("avx2"))) inline void LineAddAvx2Inline(uint8_t* line, uint32_t a,
                                                               uint32_t b, size_t first, int k) {
   __m256i va, vb;

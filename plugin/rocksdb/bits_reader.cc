@@ -8,6 +8,7 @@
 #include <rocksdb/filter_policy.h>
 
 #include "plugin/core/blocked_bloom_avx2_inline.h"
+#include "plugin/core/blocked_bloom_avx512_inline.h"
 #include "plugin/core/filter_reader.h"
 #include "plugin/core/format.h"
 #include "plugin/core/hash.h"
@@ -76,19 +77,98 @@ class TypedBitsReader : public ROCKSDB_NAMESPACE::FilterBitsReader {
 };
 
 #if SSTF_HAVE_X86
-// BlockedBloom on a CPU with AVX2: the single query compiles to one function
-// (XXH3, the line, the probes), with no call into the kernel's translation
-// unit through the shared library's PLT and none of the scalar path's
-// register saves.
+// MayMatch(key) of the BlockedBloom SIMD readers below, each of which
+// defines `Query(key_hash)` compiled for TARGET. The single query compiles
+// to one function (XXH3, the line, the probes), with no call through the
+// shared library's PLT and none of the scalar path's register saves. Keys
+// of up to 16 bytes take XXH3's shortest paths inline; longer keys go to
+// MayMatchLongKey by a tail call. With XXH3's longer paths inlined too,
+// every query saved and restored three registers and realigned the stack:
+// about 10 of the ~60 instructions of a negative query on a 16-byte key,
+// and 0.93x against 0.74x rocksdb.Bloom's time in filter_bench (1M keys,
+// 10 bits/key, an AVX-512 EPYC; docs/BENCHMARKS.md).
+#define SSTF_SIMD_READER_MAY_MATCH(TARGET)                                                \
+  TARGET bool MayMatch(const ROCKSDB_NAMESPACE::Slice& key) override {                    \
+    if (key.size() > kShortKeyBytes) return MayMatchLongKey(key);                        \
+    return Query(HashKey(key.data(), key.size()));                                        \
+  }                                                                                       \
+  TARGET __attribute__((noinline)) bool MayMatchLongKey(const ROCKSDB_NAMESPACE::Slice& key) \
+      const {                                                                             \
+    return Query(HashKey(key.data(), key.size()));                                        \
+  }                                                                                       \
+  using TypedBitsReader::MayMatch; /* the batch */
+
+constexpr size_t kShortKeyBytes = 16;
+
+// BlockedBloom on a CPU with AVX2.
 class BlockedBloomAvx2BitsReader final : public TypedBitsReader<BlockedBloomReader> {
  public:
   using TypedBitsReader::TypedBitsReader;
-  using TypedBitsReader::MayMatch;  // the batch
+  SSTF_SIMD_READER_MAY_MATCH(__attribute__((target("avx2"))))
 
-  __attribute__((target("avx2"))) bool MayMatch(const ROCKSDB_NAMESPACE::Slice& key) override {
-    return blocked_bloom::ReaderMayMatchAvx2(core(), HashKey(key.data(), key.size()));
+ private:
+  __attribute__((target("avx2"), always_inline)) bool Query(uint64_t key_hash) const {
+    return blocked_bloom::ReaderMayMatchAvx2(core(), key_hash);
   }
 };
+
+// Its common case (blocked_bloom::IsOneGroup: one line of at most eight
+// probes per key) with seed 0, what sstfilter writes: straight-line code
+// with no loop and no seed test.
+class BlockedBloomAvx2OneGroupBitsReader final : public TypedBitsReader<BlockedBloomReader> {
+ public:
+  explicit BlockedBloomAvx2OneGroupBitsReader(const BlockedBloomReader& core)
+      : TypedBitsReader(core),
+        data_(core.data()),
+        num_lines_(core.num_lines()),
+        active_(blocked_bloom::ActiveLaneWindow(core.probes_per_line())) {}
+  SSTF_SIMD_READER_MAY_MATCH(__attribute__((target("avx2"))))
+
+ private:
+  __attribute__((target("avx2"), always_inline)) bool Query(uint64_t h) const {
+    return blocked_bloom::OneGroupLineMayMatchAvx2Inline(
+        data_ + blocked_bloom::FirstLine(h, num_lines_) * blocked_bloom::kLineBytes, h, active_);
+  }
+
+  const uint8_t* const data_;
+  const uint64_t num_lines_;
+  const int32_t* const active_;
+};
+
+// The same on a CPU with AVX-512VL.
+class BlockedBloomAvx512BitsReader final : public TypedBitsReader<BlockedBloomReader> {
+ public:
+  using TypedBitsReader::TypedBitsReader;
+  SSTF_SIMD_READER_MAY_MATCH(SSTF_AVX512_TARGET)
+
+ private:
+  SSTF_AVX512_TARGET __attribute__((always_inline)) bool Query(uint64_t key_hash) const {
+    return blocked_bloom::ReaderMayMatchAvx512(core(), key_hash);
+  }
+};
+
+// And its common case, as BlockedBloomAvx2OneGroupBitsReader.
+class BlockedBloomAvx512OneGroupBitsReader final
+    : public TypedBitsReader<BlockedBloomReader> {
+ public:
+  explicit BlockedBloomAvx512OneGroupBitsReader(const BlockedBloomReader& core)
+      : TypedBitsReader(core),
+        data_(core.data()),
+        num_lines_(core.num_lines()),
+        active_(blocked_bloom::ActiveLanes(core.probes_per_line())) {}
+  SSTF_SIMD_READER_MAY_MATCH(SSTF_AVX512_TARGET)
+
+ private:
+  SSTF_AVX512_TARGET __attribute__((always_inline)) bool Query(uint64_t h) const {
+    return blocked_bloom::OneGroupLineMayMatchAvx512(
+        data_ + blocked_bloom::FirstLine(h, num_lines_) * blocked_bloom::kLineBytes, h, active_);
+  }
+
+  const uint8_t* const data_;
+  const uint64_t num_lines_;
+  const __mmask8 active_;  // one bit per probe lane
+};
+#undef SSTF_SIMD_READER_MAY_MATCH
 #endif
 
 }  // namespace
@@ -100,7 +180,20 @@ ROCKSDB_NAMESPACE::FilterBitsReader* NewSstFilterBitsReader(
                        using Core = std::decay_t<decltype(core)>;
 #if SSTF_HAVE_X86
                        if constexpr (std::is_same_v<Core, BlockedBloomReader>) {
-                         if (core.uses_avx2()) return new BlockedBloomAvx2BitsReader(core);
+                         const bool one_group =
+                             blocked_bloom::IsOneGroup(core.probes_per_line(),
+                                                       core.lines_per_key()) &&
+                             core.seed() == 0;
+                         switch (core.kernel()) {
+                           case blocked_bloom::Kernel::kAvx512:
+                             if (one_group) return new BlockedBloomAvx512OneGroupBitsReader(core);
+                             return new BlockedBloomAvx512BitsReader(core);
+                           case blocked_bloom::Kernel::kAvx2:
+                             if (one_group) return new BlockedBloomAvx2OneGroupBitsReader(core);
+                             return new BlockedBloomAvx2BitsReader(core);
+                           case blocked_bloom::Kernel::kScalar:
+                             break;
+                         }
                        }
 #endif
                        return new TypedBitsReader<Core>(core);
