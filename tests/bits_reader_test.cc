@@ -3,11 +3,14 @@
 // the one-group readers (one line, at most eight probes, seed 0) and the
 // general ones, AVX-512 or AVX2 by CPU (run again with SSTFILTER_NO_AVX512
 // and SSTFILTER_NO_AVX2, tests/CMakeLists.txt), and the scalar one; keys
-// of up to 16 bytes and longer (the readers hash those in another function).
+// of up to 16 bytes and longer (the readers hash those in another function);
+// and which reader the adapter picks for a block.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,9 +45,15 @@ std::string MixedKey(int i, int family) {
   return key;
 }
 
+// The filter block a policy builds from MixedKey(0..keys-1, 1); empty (and
+// a test failure) if the policy id is not accepted.
 std::string BuildFilter(const std::string& policy_id, int keys) {
   std::shared_ptr<const rdb::FilterPolicy> policy;
-  EXPECT_TRUE(rdb::FilterPolicy::CreateFromString(rdb::ConfigOptions(), policy_id, &policy).ok());
+  const rdb::Status s = rdb::FilterPolicy::CreateFromString(rdb::ConfigOptions(), policy_id, &policy);
+  if (!s.ok() || policy == nullptr) {
+    ADD_FAILURE() << policy_id << ": " << s.ToString();
+    return std::string();
+  }
   rdb::BlockBasedTableOptions table_options;
   std::unique_ptr<rdb::FilterBitsBuilder> builder(
       policy->GetBuilderWithContext(rdb::FilterBuildingContext(table_options)));
@@ -54,7 +63,6 @@ std::string BuildFilter(const std::string& policy_id, int keys) {
   return filter.ToString();
 }
 
-// Present keys (family 1) and absent ones (family 2), every answer compared.
 // With keys_added, the first `keys` queries were added and must all match.
 void ExpectAdapterAgreesWithScalarCore(const std::string& block, int keys, bool keys_added,
                                        const std::string& what) {
@@ -86,20 +94,71 @@ void ExpectAdapterAgreesWithScalarCore(const std::string& block, int keys, bool 
       positives += expected;
     }
   }
-  // Both answers seen: at least the FP rate's share of the queries matched.
+  // Both answers were given.
   EXPECT_GT(positives, 0u) << what;
   EXPECT_LT(positives, queries.size()) << what;
 }
 
+ParsedBlock Parse(const std::string& block) {
+  ParsedBlock parsed;
+  EXPECT_TRUE(ParseBlock(block.data(), block.size(), &parsed));
+  return parsed;
+}
+
 TEST(BitsReaderTest, BlockedBloomReadersAnswerAsTheScalarCore) {
   constexpr int kKeys = 3000;
-  // 1 to 8 probes in one line (the one-group reader), then 11 probes and
-  // two lines (the general kernels).
+  // One line of 1 to 8 probes (the one-group readers), then 9 and 11
+  // probes and two lines (the general ones); the probe counts are checked,
+  // since they follow the bits per key after rounding to whole lines.
+  std::set<int> one_line_probes;
+  bool two_lines = false;
   for (const char* id : {"sstfilter.BlockedBloom:2", "sstfilter.BlockedBloom:6",
-                         "sstfilter.BlockedBloom:10", "sstfilter.BlockedBloom:14",
-                         "sstfilter.BlockedBloom:20",
+                         "sstfilter.BlockedBloom:10", "sstfilter.BlockedBloom:12",
+                         "sstfilter.BlockedBloom:14", "sstfilter.BlockedBloom:20",
                          "{id=sstfilter.BlockedBloom;bits_per_key=20;lines_per_key=2}"}) {
-    ExpectAdapterAgreesWithScalarCore(BuildFilter(id, kKeys), kKeys, true, id);
+    const std::string block = BuildFilter(id, kKeys);
+    ASSERT_FALSE(block.empty()) << id;
+    const Trailer t = Parse(block).trailer;
+    const int probes = static_cast<int>(t.params & 0xFF), lines = static_cast<int>(t.params >> 8);
+    if (lines == 1) one_line_probes.insert(probes);
+    two_lines |= lines == 2;
+    ExpectAdapterAgreesWithScalarCore(block, kKeys, true, id);
+  }
+  EXPECT_TRUE(one_line_probes.count(1) && one_line_probes.count(8)) << "the one-group bounds";
+  EXPECT_GT(*one_line_probes.rbegin(), 8) << "the general kernel";
+  EXPECT_TRUE(two_lines);
+}
+
+// The reader chosen: the one-group path exactly for one line of at most
+// eight probes with seed 0, on the kernel the environment allows.
+TEST(BitsReaderTest, BlockedBloomPathFollowsTheBlockAndTheEnvironment) {
+  const blocked_bloom::Kernel best = blocked_bloom::BestKernel();
+  if (std::getenv("SSTFILTER_NO_AVX2") != nullptr) {
+    EXPECT_EQ(best, blocked_bloom::Kernel::kScalar);
+  } else if (std::getenv("SSTFILTER_NO_AVX512") != nullptr) {
+    EXPECT_NE(best, blocked_bloom::Kernel::kAvx512);
+  }
+  struct Case {
+    const char* id;
+    bool one_group;
+  };
+  for (const Case& c : {Case{"sstfilter.BlockedBloom:10", true},
+                        Case{"sstfilter.BlockedBloom:12", true},
+                        Case{"sstfilter.BlockedBloom:20", false},
+                        Case{"{id=sstfilter.BlockedBloom;bits_per_key=20;lines_per_key=2}", false}}) {
+    std::string block = BuildFilter(c.id, 3000);
+    ASSERT_FALSE(block.empty()) << c.id;
+    ParsedBlock parsed = Parse(block);
+    BlockedBloomReader core;
+    ASSERT_TRUE(BlockedBloomReader::Init(parsed, &core)) << c.id;
+    EXPECT_EQ(ChooseBlockedBloomPath(core).kernel, best) << c.id;
+    EXPECT_EQ(ChooseBlockedBloomPath(core).one_group, c.one_group) << c.id;
+    // Any other seed takes the general reader.
+    Trailer seeded = parsed.trailer;
+    seeded.seed = 7;
+    EncodeTrailer(seeded, parsed.payload_bytes, &block[block.size() - kTrailerBytes]);
+    ASSERT_TRUE(BlockedBloomReader::Init(Parse(block), &core)) << c.id;
+    EXPECT_FALSE(ChooseBlockedBloomPath(core).one_group) << c.id;
   }
 }
 
@@ -108,8 +167,8 @@ TEST(BitsReaderTest, BlockedBloomReadersAnswerAsTheScalarCore) {
 TEST(BitsReaderTest, SeededBlockedBloomBlocksAgreeToo) {
   constexpr int kKeys = 3000;
   std::string block = BuildFilter("sstfilter.BlockedBloom:10", kKeys);
-  ParsedBlock parsed;
-  ASSERT_TRUE(ParseBlock(block.data(), block.size(), &parsed));
+  ASSERT_FALSE(block.empty());
+  const ParsedBlock parsed = Parse(block);
   ASSERT_EQ(parsed.trailer.seed, 0);
   Trailer seeded = parsed.trailer;
   seeded.seed = 7;

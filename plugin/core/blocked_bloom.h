@@ -23,9 +23,10 @@
 // FastRange64(h * kSecondLineMul, num_lines) for the second.
 //
 // A line is 16 little-endian 32-bit words; bit p (0..511) is bit p % 32 of
-// word p / 32, i.e. byte p / 8, bit p % 8. The AVX2 kernel
-// (blocked_bloom_avx2.cc) computes eight probes per instruction group and
-// must agree with the scalar reference bit for bit (tests/blocked_bloom_test).
+// word p / 32, i.e. byte p / 8, bit p % 8. The AVX2 and AVX-512 kernels
+// (blocked_bloom_avx2*.{h,cc}, blocked_bloom_avx512*.{h,cc}) compute eight
+// probes per instruction group and must agree with the scalar reference
+// bit for bit (tests/blocked_bloom_test.cc, tests/bits_reader_test.cc).
 #pragma once
 
 #include <array>
@@ -55,8 +56,8 @@ constexpr std::array<uint32_t, kTableSize> MakeMultipliers(uint64_t state) {
   }
   return table;
 }
-constexpr std::array<uint32_t, kTableSize> kMulA = MakeMultipliers(1);
-constexpr std::array<uint32_t, kTableSize> kMulB = MakeMultipliers(2);
+inline constexpr std::array<uint32_t, kTableSize> kMulA = MakeMultipliers(1);
+inline constexpr std::array<uint32_t, kTableSize> kMulB = MakeMultipliers(2);
 
 inline uint32_t ProbeBit(uint32_t a, uint32_t b, size_t i) {
   return (a * kMulA[i] + b * kMulB[i]) >> 23;

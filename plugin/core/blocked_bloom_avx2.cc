@@ -1,6 +1,7 @@
 // AVX2 entry points for blocked_bloom.h, compiled with target("avx2") so
-// the rest of the library stays portable; Avx2Available() picks them at run
-// time. The kernels are in blocked_bloom_avx2_inline.h.
+// the rest of the library stays portable, and the choice of kernel at run
+// time (BestKernel; the build uses AVX2 whenever the CPU has it). The
+// kernels are in blocked_bloom_avx2_inline.h.
 #include <cstdlib>
 
 #include "plugin/core/blocked_bloom.h"

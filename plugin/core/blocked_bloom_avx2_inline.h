@@ -28,7 +28,7 @@
 namespace sstfilter {
 namespace blocked_bloom {
 
-alignas(64) constexpr int32_t kActiveLanes[16] = {1, 1, 1, 1, 1, 1, 1, 1,
+alignas(64) inline constexpr int32_t kActiveLanes[16] = {1, 1, 1, 1, 1, 1, 1, 1,
                                                          0, 0, 0, 0, 0, 0, 0, 0};
 
 __attribute__((target("avx2"))) inline __m256i ProbeValues(__m256i va, __m256i vb,

@@ -1,10 +1,11 @@
 // BlockedBloom's query kernel for CPUs with AVX-512VL, as inline functions
 // (see blocked_bloom_avx2_inline.h for why inline). Same format and answers
-// as the AVX2 and scalar kernels; the registers stay 256 bits wide, so no
-// 512-bit instruction runs and no core lowers its clock for them.
+// as the AVX2 and scalar kernels. The kernels use 256-bit registers only,
+// as the AVX2 one does: no 512-bit work for a core to lower its clock for.
 //
-// Per eight probes, against the AVX2 kernel's 2 permutes + shift + blend for
-// the word and shift + shift + shift-by-lane for the bit:
+// Per eight probes, against the AVX2 kernel's shift + 2 permutes + shift +
+// blend for the word and shift + shift + table load + shift-by-lane for the
+// bit:
 // - vpermt2d picks each probe's word from both halves of the line at once
 //   (4-bit index);
 // - vprorvd rotates the probed bit to bit 0 (the count is taken mod 32, so
@@ -57,8 +58,8 @@ SSTF_AVX512_TARGET inline bool MayMatchAtLineAvx512Inline(const uint8_t* data,
 
 // The common case as straight-line code: one line per key, at most eight
 // probes (up to about 14 bits/key), the probe lanes' mask given. No loop
-// and no mask arithmetic: a run of negative queries is throughput-bound,
-// and these were about 8 of the ~75 instructions a query took.
+// and no mask arithmetic, about 8 instructions fewer per query: a run of
+// negative queries is throughput-bound, so every instruction counts.
 SSTF_AVX512_TARGET inline bool OneGroupLineMayMatchAvx512(const uint8_t* line, uint64_t h,
                                                           __mmask8 active) {
   const __m256i hv = ProbeValues(_mm256_set1_epi32(static_cast<int>(h)),

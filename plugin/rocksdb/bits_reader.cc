@@ -82,11 +82,10 @@ class TypedBitsReader : public ROCKSDB_NAMESPACE::FilterBitsReader {
 // to one function (XXH3, the line, the probes), with no call through the
 // shared library's PLT and none of the scalar path's register saves. Keys
 // of up to 16 bytes take XXH3's shortest paths inline; longer keys go to
-// MayMatchLongKey by a tail call. With XXH3's longer paths inlined too,
-// every query saved and restored three registers and realigned the stack:
-// about 10 of the ~60 instructions of a negative query on a 16-byte key,
-// and 0.93x against 0.74x rocksdb.Bloom's time in filter_bench (1M keys,
-// 10 bits/key, an AVX-512 EPYC; docs/BENCHMARKS.md).
+// MayMatchLongKey by a tail call. Inlining XXH3's longer paths as well
+// would make every query save and restore three registers and realign the
+// stack: about 10 more instructions on the ~50 of a negative query on a
+// 16-byte key (GCC 12, x86-64).
 #define SSTF_SIMD_READER_MAY_MATCH(TARGET)                                                \
   TARGET bool MayMatch(const ROCKSDB_NAMESPACE::Slice& key) override {                    \
     if (key.size() > kShortKeyBytes) return MayMatchLongKey(key);                        \
@@ -173,6 +172,11 @@ class BlockedBloomAvx512OneGroupBitsReader final
 
 }  // namespace
 
+BlockedBloomPath ChooseBlockedBloomPath(const BlockedBloomReader& core) {
+  return {core.kernel(), blocked_bloom::IsOneGroup(core.probes_per_line(), core.lines_per_key()) &&
+                             core.seed() == 0};
+}
+
 ROCKSDB_NAMESPACE::FilterBitsReader* NewSstFilterBitsReader(
     const ROCKSDB_NAMESPACE::Slice& contents) {
   return VisitFilter(contents.data(), contents.size(),
@@ -180,11 +184,9 @@ ROCKSDB_NAMESPACE::FilterBitsReader* NewSstFilterBitsReader(
                        using Core = std::decay_t<decltype(core)>;
 #if SSTF_HAVE_X86
                        if constexpr (std::is_same_v<Core, BlockedBloomReader>) {
-                         const bool one_group =
-                             blocked_bloom::IsOneGroup(core.probes_per_line(),
-                                                       core.lines_per_key()) &&
-                             core.seed() == 0;
-                         switch (core.kernel()) {
+                         const BlockedBloomPath path = ChooseBlockedBloomPath(core);
+                         const bool one_group = path.one_group;
+                         switch (path.kernel) {
                            case blocked_bloom::Kernel::kAvx512:
                              if (one_group) return new BlockedBloomAvx512OneGroupBitsReader(core);
                              return new BlockedBloomAvx512BitsReader(core);

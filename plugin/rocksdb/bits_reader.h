@@ -1,9 +1,19 @@
 // RocksDB FilterBitsReader over the core readers (core/filter_reader.h).
 #pragma once
 
+#include "plugin/core/blocked_bloom.h"
 #include "plugin/rocksdb/compat.h"
 
 namespace sstfilter {
+
+// The query path NewSstFilterBitsReader gives a BlockedBloom block: its
+// kernel, and whether the straight-line one-group reader serves it (one
+// line of at most eight probes per key, seed 0). Exposed for tests.
+struct BlockedBloomPath {
+  blocked_bloom::Kernel kernel;
+  bool one_group;
+};
+BlockedBloomPath ChooseBlockedBloomPath(const BlockedBloomReader& core);
 
 // Parses `contents` in place (RocksDB owns that memory and keeps it alive
 // as long as the reader). Never fails: a block that cannot be trusted gives
