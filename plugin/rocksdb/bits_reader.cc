@@ -117,20 +117,16 @@ class BlockedBloomAvx2BitsReader final : public TypedBitsReader<BlockedBloomRead
 class BlockedBloomAvx2OneGroupBitsReader final : public TypedBitsReader<BlockedBloomReader> {
  public:
   explicit BlockedBloomAvx2OneGroupBitsReader(const BlockedBloomReader& core)
-      : TypedBitsReader(core),
-        data_(core.data()),
-        num_lines_(core.num_lines()),
-        active_(blocked_bloom::ActiveLaneWindow(core.probes_per_line())) {}
+      : TypedBitsReader(core), active_(blocked_bloom::ActiveLaneWindow(core.probes_per_line())) {}
   SSTF_SIMD_READER_MAY_MATCH(__attribute__((target("avx2"))))
 
  private:
   __attribute__((target("avx2"), always_inline)) bool Query(uint64_t h) const {
     return blocked_bloom::OneGroupLineMayMatchAvx2Inline(
-        data_ + blocked_bloom::FirstLine(h, num_lines_) * blocked_bloom::kLineBytes, h, active_);
+        core().data() + blocked_bloom::FirstLine(h, core().num_lines()) * blocked_bloom::kLineBytes,
+        h, active_);
   }
 
-  const uint8_t* const data_;
-  const uint64_t num_lines_;
   const int32_t* const active_;
 };
 
@@ -151,20 +147,16 @@ class BlockedBloomAvx512OneGroupBitsReader final
     : public TypedBitsReader<BlockedBloomReader> {
  public:
   explicit BlockedBloomAvx512OneGroupBitsReader(const BlockedBloomReader& core)
-      : TypedBitsReader(core),
-        data_(core.data()),
-        num_lines_(core.num_lines()),
-        active_(blocked_bloom::ActiveLanes(core.probes_per_line())) {}
+      : TypedBitsReader(core), active_(blocked_bloom::ActiveLanes(core.probes_per_line())) {}
   SSTF_SIMD_READER_MAY_MATCH(SSTF_AVX512_TARGET)
 
  private:
   SSTF_AVX512_TARGET __attribute__((always_inline)) bool Query(uint64_t h) const {
     return blocked_bloom::OneGroupLineMayMatchAvx512(
-        data_ + blocked_bloom::FirstLine(h, num_lines_) * blocked_bloom::kLineBytes, h, active_);
+        core().data() + blocked_bloom::FirstLine(h, core().num_lines()) * blocked_bloom::kLineBytes,
+        h, active_);
   }
 
-  const uint8_t* const data_;
-  const uint64_t num_lines_;
   const __mmask8 active_;  // one bit per probe lane
 };
 #undef SSTF_SIMD_READER_MAY_MATCH
@@ -177,27 +169,37 @@ BlockedBloomPath ChooseBlockedBloomPath(const BlockedBloomReader& core) {
                              core.seed() == 0};
 }
 
+namespace {
+
+// The reader for BlockedBloomPath; null for the scalar kernel.
+ROCKSDB_NAMESPACE::FilterBitsReader* NewBlockedBloomSimdBitsReader(
+    [[maybe_unused]] const BlockedBloomReader& core) {
+#if SSTF_HAVE_X86
+  const BlockedBloomPath path = ChooseBlockedBloomPath(core);
+  switch (path.kernel) {
+    case blocked_bloom::Kernel::kAvx512:
+      if (path.one_group) return new BlockedBloomAvx512OneGroupBitsReader(core);
+      return new BlockedBloomAvx512BitsReader(core);
+    case blocked_bloom::Kernel::kAvx2:
+      if (path.one_group) return new BlockedBloomAvx2OneGroupBitsReader(core);
+      return new BlockedBloomAvx2BitsReader(core);
+    case blocked_bloom::Kernel::kScalar:
+      break;
+  }
+#endif
+  return nullptr;
+}
+
+}  // namespace
+
 ROCKSDB_NAMESPACE::FilterBitsReader* NewSstFilterBitsReader(
     const ROCKSDB_NAMESPACE::Slice& contents) {
   return VisitFilter(contents.data(), contents.size(),
                      [](const auto& core) -> ROCKSDB_NAMESPACE::FilterBitsReader* {
                        using Core = std::decay_t<decltype(core)>;
-#if SSTF_HAVE_X86
                        if constexpr (std::is_same_v<Core, BlockedBloomReader>) {
-                         const BlockedBloomPath path = ChooseBlockedBloomPath(core);
-                         const bool one_group = path.one_group;
-                         switch (path.kernel) {
-                           case blocked_bloom::Kernel::kAvx512:
-                             if (one_group) return new BlockedBloomAvx512OneGroupBitsReader(core);
-                             return new BlockedBloomAvx512BitsReader(core);
-                           case blocked_bloom::Kernel::kAvx2:
-                             if (one_group) return new BlockedBloomAvx2OneGroupBitsReader(core);
-                             return new BlockedBloomAvx2BitsReader(core);
-                           case blocked_bloom::Kernel::kScalar:
-                             break;
-                         }
+                         if (auto* simd = NewBlockedBloomSimdBitsReader(core)) return simd;
                        }
-#endif
                        return new TypedBitsReader<Core>(core);
                      });
 }
