@@ -3,7 +3,8 @@
 # user who builds RocksDB from source would, and prints one row per version:
 #
 #   bash scripts/version-matrix.sh --mirror GIT_DIR [--jobs N]
-#        [--skip-in-tree] [--skip-standalone] VERSION...
+#        [--skip-in-tree] [--skip-standalone] [--in-tree-with make,cmake]
+#        VERSION...
 #   e.g. bash scripts/version-matrix.sh --mirror /path/to/rocksdb.git \
 #          7.8.3 9.10.0 10.10.1 11.8.1
 #   or, with a RocksDB you built and installed yourself (shared, RTTI):
@@ -25,20 +26,28 @@
 #      static db_bench and sst_dump, every policy checked through db_bench
 #      --options_file): Debian's source package for 7.8.3 and 9.10.0, the
 #      extracted tree otherwise. Another 20-40 minutes per version.
+#      --in-tree-with cmake (or make,cmake): the same with RocksDB's CMake
+#      (-DROCKSDB_PLUGINS=sstfilter), 30-40 minutes more.
 #
 # Not part of CI (hours on 2 cores). Logs in .deps/rocksdb-matrix/VERSION/.
 # Exit status 0 only if every step of every version passed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="$ROOT/.deps/rocksdb-matrix"
-MIRROR=""; JOBS=2; IN_TREE=1; STANDALONE=1; VERSIONS=(); OWN_TREE=""; OWN_PREFIX=""
-usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+MIRROR=""; JOBS=2; IN_TREE=1; STANDALONE=1; SYSTEMS=(make); VERSIONS=(); OWN_TREE=""; OWN_PREFIX=""
+usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --mirror) MIRROR="${2:-}"; shift 2 ;;
     --jobs) JOBS="${2:-}"; shift 2 ;;
     --skip-in-tree) IN_TREE=0; shift ;;
     --skip-standalone) STANDALONE=0; shift ;;
+    --in-tree-with)
+      IFS=, read -r -a SYSTEMS <<< "${2:-}"; shift 2
+      for s in "${SYSTEMS[@]}"; do
+        case "$s" in make|cmake) ;; *) echo "--in-tree-with: make or cmake, not '$s'" >&2; usage ;; esac
+      done
+      [ "${#SYSTEMS[@]}" -gt 0 ] || usage ;;
     --tree) OWN_TREE="${2:-}"; shift 2 ;;
     --prefix) OWN_PREFIX="${2:-}"; shift 2 ;;
     -h|--help) usage ;;
@@ -123,20 +132,30 @@ standalone() {
   [ "$rc" = 0 ]
 }
 
-# Step 3: the in-tree make build with the db_bench check; sets IN_TREE_RESULT.
+# Step 3: the in-tree builds (make, or as --in-tree-with says) with the
+# db_bench check; sets IN_TREE_RESULT.
 in_tree() {
-  local v="$1" dir="$WORK/$1" how=()
+  local v="$1" dir="$WORK/$1" how=() rc=0 system log result
   case "$v" in
     7.8.3|9.10.0) how=(--version "$v") ;;
     *) how=(--source "$TREE") ;;
   esac
-  log "$v: in-tree make build (log ${dir#$ROOT/}/in-tree.log)"
-  if bash "$ROOT/scripts/build-in-rocksdb.sh" "${how[@]}" --jobs "$JOBS" > "$dir/in-tree.log" 2>&1; then
-    IN_TREE_RESULT="pass: $(sed -n 's/^| [^|]* | [^|]* | [^|]* | \(.*\) |$/\1/p' "$dir/in-tree.log" | tail -n1)"
-  else
-    IN_TREE_RESULT="FAILED: $(grep -m1 -E 'error|FAIL' "$dir/in-tree.log" | cut -c1-120)"
-    return 1
-  fi
+  IN_TREE_RESULT=""
+  for system in "${SYSTEMS[@]}"; do
+    local flags=()
+    log="$dir/in-tree.log"
+    if [ "$system" = cmake ]; then flags=(--cmake); log="$dir/in-tree-cmake.log"; fi
+    log "$v: in-tree $system build (log ${log#$ROOT/})"
+    if bash "$ROOT/scripts/build-in-rocksdb.sh" "${how[@]}" "${flags[@]}" --jobs "$JOBS" \
+         > "$log" 2>&1; then
+      result="pass: $(sed -n 's/^| [^|]* | [^|]* | [^|]* | \(.*\) |$/\1/p' "$log" | tail -n1)"
+    else
+      result="FAILED: $(grep -m1 -E 'error|FAIL' "$log" | cut -c1-120)"; rc=1
+    fi
+    [ "${#SYSTEMS[@]}" = 1 ] || result="$system $result"
+    IN_TREE_RESULT="${IN_TREE_RESULT:+$IN_TREE_RESULT; }$result"
+  done
+  return $rc
 }
 
 status=0
@@ -153,7 +172,7 @@ for v in "${VERSIONS[@]}"; do
   rows+=("| $v | $std | $STANDALONE_RESULT | $IN_TREE_RESULT |")
   log "$v: ${rows[-1]}"
 done
-echo "| RocksDB | standard | standalone build and ctest | in-tree make build, db_bench FP per policy |"
+echo "| RocksDB | standard | standalone build and ctest | in-tree ${SYSTEMS[*]} build, db_bench FP per policy |"
 echo "|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 exit $status
