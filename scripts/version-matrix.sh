@@ -27,7 +27,7 @@
 #      --options_file): Debian's source package for 7.8.3 and 9.10.0, the
 #      extracted tree otherwise. Another 20-40 minutes per version.
 #      --in-tree-with cmake (or make,cmake): the same with RocksDB's CMake
-#      (-DROCKSDB_PLUGINS=sstfilter), 30-40 minutes more.
+#      (-DROCKSDB_PLUGINS=sstfilter), 20-40 minutes more.
 #
 # Not part of CI (hours on 2 cores). Logs in .deps/rocksdb-matrix/VERSION/.
 # Exit status 0 only if every step of every version passed.
