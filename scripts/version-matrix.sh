@@ -172,7 +172,8 @@ for v in "${VERSIONS[@]}"; do
   rows+=("| $v | $std | $STANDALONE_RESULT | $IN_TREE_RESULT |")
   log "$v: ${rows[-1]}"
 done
-echo "| RocksDB | standard | standalone build and ctest | in-tree ${SYSTEMS[*]} build, db_bench FP per policy |"
+in_tree_with="${SYSTEMS[*]}"
+echo "| RocksDB | standard | standalone build and ctest | in-tree build (${in_tree_with// / and }), db_bench FP per policy |"
 echo "|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 exit $status
