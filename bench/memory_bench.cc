@@ -24,12 +24,24 @@
 // (false negatives stop the run). Run with --allocator=jemalloc for
 // RocksDB's production allocator.
 //
+// `bound.Ribbon` is computed, not built: a Ribbon filter with no overhead
+// at all (no header, codes, trailer or empty slots: every byte of the
+// filter holds solution columns), mixing r- and (r+1)-column blocks as
+// sstfilter.Ribbon and rocksdb.Ribbon do, so b bits per key give the FP
+// rate 2^-floor(b) * (1 - frac(b) / 2), the chord between whole columns.
+// Its lengths are chosen by sstfilter's rounding (plugin/core/alloc_fit.h)
+// under the same allocator; its fp_rate is the expected one. A filter
+// whose keys each check whole fingerprint bits (Ribbon, XOR) cannot do
+// better at those lengths, so its fp_vs is how far any such filter can get
+// from RocksDB's.
+//
 //   ./build/bench/memory_bench --allocator=jemalloc --csv=out/memory_bench.csv
 #include <gflags/gflags.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -42,6 +54,7 @@
 #include "bench/allocator.h"
 #include "bench/bench_util.h"
 #include "bench/flag_help.h"
+#include "plugin/core/alloc_fit.h"
 #include "plugin/core/hash.h"
 #include "plugin/rocksdb/bits_builder.h"
 #include "plugin/rocksdb/compat.h"
@@ -49,8 +62,9 @@
 #include "plugin/tools/text_output.h"
 
 DEFINE_string(filters, "rocksdb.Bloom,rocksdb.Ribbon,sstfilter.StandardBloom,"
-              "sstfilter.BlockedBloom,sstfilter.Ribbon",
-              "Comma-separated filter names (as filter_bench's --filters).");
+              "sstfilter.BlockedBloom,sstfilter.Ribbon,bound.Ribbon",
+              "Comma-separated filter names (as filter_bench's --filters), and "
+              "bound.Ribbon: the computed FP rate of a Ribbon filter without overhead.");
 DEFINE_double(alloc_bits_per_key, 10, "Allocated bits per key every policy is calibrated to.");
 DEFINE_string(key_ranges, "1000-5000,1000-200000",
               "Comma-separated LO-HI ranges of keys per filter (log-uniform).");
@@ -107,10 +121,44 @@ std::shared_ptr<const rdb::FilterPolicy> MakePolicy(const std::string& filter, d
   return made.policy;
 }
 
+constexpr char kBound[] = "bound.Ribbon";
+
+// FP rate of bound.Ribbon at `bits` per key: the chord of 2^-b between
+// whole columns.
+double BoundFpRate(double bits) {
+  const double r = std::floor(bits);
+  return std::ldexp(1.0 - 0.5 * (bits - r), -static_cast<int>(r));
+}
+
+// bound.Ribbon: each filter's length as sstfilter.Ribbon's rounding picks
+// it for a filter of any byte length, and the expected false positives.
+Measured RunBound(double setting, const std::vector<uint64_t>& sizes, bool query) {
+  std::atomic<int64_t> balance{0};
+  const sstfilter::AllocatorFit fit = sstfilter::AllocatorFitForBlocks(&balance);
+  Measured m;
+  m.setting = setting;
+  double expected_fps = 0;
+  for (const uint64_t n : sizes) {
+    const auto fp_at = [n](size_t len) { return BoundFpRate(8.0 * len / n); };
+    const auto target = static_cast<size_t>(std::ceil(setting * n / 8));
+    const size_t len = FLAGS_optimize_filters_for_memory
+                           ? sstfilter::FitLength(fit, target, [](size_t l) { return l; }, fp_at)
+                           : target;
+    m.keys += n;
+    m.filter_bytes += len;
+    m.alloc_bytes += sstfilter::MallocUsableSize(len + 5);
+    if (query) expected_fps += fp_at(len) * static_cast<double>(FLAGS_queries_per_filter);
+  }
+  if (query) m.queries = FLAGS_queries_per_filter * sizes.size();
+  m.fps = static_cast<uint64_t>(std::llround(expected_fps));
+  return m;
+}
+
 // Builds every filter with a fresh policy (so its rounding balance starts
 // at zero, as in a fresh process); with `query`, checks and queries them.
 Measured Run(const std::string& filter, double setting, const std::vector<uint64_t>& sizes,
              bool query) {
+  if (filter == kBound) return RunBound(setting, sizes, query);
   const auto policy = MakePolicy(filter, setting);
   rdb::BlockBasedTableOptions table_options;
   table_options.optimize_filters_for_memory = FLAGS_optimize_filters_for_memory;
