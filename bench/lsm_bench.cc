@@ -59,6 +59,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -68,6 +69,7 @@
 #include "plugin/rocksdb/compat.h"
 #include "bench/allocator.h"
 #include "bench/flag_help.h"
+#include "bench/lsm_bound.h"
 #include "bench/lsm_compactor.h"
 #include "bench/lsm_keys.h"
 #include "bench/lsm_policies.h"
@@ -134,16 +136,16 @@ DEFINE_uint64(block_cache_bytes, 0,
 DEFINE_int32(ribbon_bloom_before_level, -1,
              "bloom_before_level for rocksdb.Ribbon; -1: Ribbon in every file.");
 DEFINE_string(db_dir, "",
-              "Parent directory for the databases; default: a fresh directory "
-              "under /tmp. Every database is deleted after its run.");
+              "Parent directory for the databases (default: a fresh one under /tmp).");
 DEFINE_bool(keep_db, false, "Keep the databases (for sst_dump).");
+DEFINE_bool(ribbon_bound, false,
+            "Also print bound.Ribbon: Ribbon filters with no overhead (computed).");
 DEFINE_string(csv, "", "If set, also write the results as CSV to this file.");
 DEFINE_string(plot, "", "If set, plot wasted reads per miss (gnuplot) to this PNG.");
 DEFINE_uint64(seed, 0, "Seed for the key stream; same seed, same keys.");
 DEFINE_bool(list_policies, false,
-            "Print one line per policy and budget, 'policy budget setting' "
-            "(setting: the number given to RocksDB's built-in, or the "
-            "sstfilter id), and exit; bench/db_bench_compare.sh uses it.");
+            "Print 'policy budget setting' per policy and budget (setting: the "
+            "built-in's number or the sstfilter id) and exit.");
 
 namespace sstfilter::bench {
 namespace {
@@ -367,12 +369,6 @@ double Build(const PolicySpec& spec, const std::string& label, const std::string
 // compactions replace included, because they take turns of the policy's
 // rounding balance as they do in the real build (trial filters of the
 // final files alone missed the budget by up to 1.1% in the real build).
-struct ProbedFile {
-  int level;
-  uint64_t keys;
-  bool live;  // in the finished database
-};
-
 std::vector<ProbedFile> ProbeFiles(const std::string& dir) {
   PolicySpec none;
   none.policy = "none";
@@ -393,15 +389,23 @@ std::vector<ProbedFile> ProbeFiles(const std::string& dir) {
   const auto same_file = [](const BuiltFile& a, const BuiltFile& b) { return a.number == b.number; };
   built.erase(std::unique(built.begin(), built.end(), same_file), built.end());
   std::vector<ProbedFile> files;
-  size_t live_recorded = 0;
+  std::map<uint64_t, size_t> live_index;  // file number -> files[i]
   for (const BuiltFile& f : built) {
     const bool is_live = live_numbers.count(f.number) > 0;
-    files.push_back({f.level, f.keys, is_live});
-    live_recorded += is_live;
+    if (is_live) live_index[f.number] = files.size();
+    files.push_back({f.level, f.keys, is_live, 0});
   }
-  if (live_recorded != live.size()) {
-    Fatal("the probe build recorded " + std::to_string(live_recorded) + " of its " +
+  if (live_index.size() != live.size()) {
+    Fatal("the probe build recorded " + std::to_string(live_index.size()) + " of its " +
           std::to_string(live.size()) + " live files");
+  }
+  // The files each absent key of RunLookups consults.
+  const FileRanges ranges(db.get());
+  std::vector<uint64_t> numbers;
+  for (uint64_t j = 0; j < FLAGS_misses; ++j) {
+    numbers.clear();
+    ranges.FileNumbersFor(Key(FLAGS_keys + j), &numbers);
+    for (const uint64_t number : numbers) files[live_index.at(number)].checks++;
   }
   Check(db->Close(), "close");
   db.reset();
@@ -701,6 +705,41 @@ std::string HeaderComment() {
   return comment;
 }
 
+// bound.Ribbon beside the built Ribbons, one line per budget, and its FP
+// rate and checks per miss by level.
+void PrintRibbonBound(const std::vector<ProbedFile>& files, const std::vector<RunResult>& results) {
+  std::set<double> budgets;
+  for (const RunResult& r : results) {
+    if (r.has_filter) budgets.insert(r.budget_bits_per_key);
+  }
+  std::printf("\n# bound.Ribbon: Ribbon filters with no overhead in the same SST files "
+              "(computed, not built; bench/ribbon_bound.h)\n");
+  for (const double budget : budgets) {
+    const LsmBound b = ComputeLsmBound(files, FLAGS_misses, budget,
+                                       sstfilter::bench::RunningOnJemalloc(),
+                                       OptimizeFiltersForMemory());
+    std::string line = "budget " + tools::FormatNumber(budget, "%g") + ": setting " +
+                       tools::FormatNumber(b.setting, "%.4f") + ", bits_per_key " +
+                       tools::FormatNumber(b.bits_per_key, "%.3f") + ", alloc_bits_per_key " +
+                       tools::FormatNumber(b.alloc_bits_per_key, "%.3f") + ", checks_per_miss " +
+                       tools::FormatNumber(b.checks_per_miss, "%.3f") + ", wasted_reads_per_miss " +
+                       tools::FormatNumber(b.wasted_reads_per_miss, "%.5f");
+    for (const RunResult& r : results) {
+      if (r.budget_bits_per_key != budget || r.policy.find("Ribbon") == std::string::npos) continue;
+      const double wasted = r.WastedReadsPerMiss(r.miss_get);
+      line += "; " + tools::FormatNumber(b.wasted_reads_per_miss / wasted, "%.3f") + "x " +
+              r.policy + "'s " + tools::FormatNumber(wasted, "%.5f");
+    }
+    std::printf("%s\n  FP rate (checks per miss) by level:", line.c_str());
+    for (int level = 0; level < kMaxLevels; ++level) {
+      if (b.level_checks_per_miss[level] == 0) continue;
+      std::printf(" L%d %s (%s)", level, tools::FormatNumber(b.level_fp_rate[level], "%.5f").c_str(),
+                  tools::FormatNumber(b.level_checks_per_miss[level], "%.2f").c_str());
+    }
+    std::printf("\n");
+  }
+}
+
 void Plot(const std::string& csv, const std::string& png) {
   // The script sits next to this source in the repository; the binary knows
   // where that was at build time.
@@ -746,9 +785,10 @@ int Main() {
     std::atexit(RemoveRoot);
   }
 
+  std::vector<ProbedFile> files;
+  if (sstfilter::bench::RunningOnJemalloc() || FLAGS_ribbon_bound) files = ProbeFiles(root + "/probe");
   if (sstfilter::bench::RunningOnJemalloc()) {
     std::fprintf(stderr, "[lsm_bench] calibrating every policy to allocated bits per key ...\n");
-    const std::vector<ProbedFile> files = ProbeFiles(root + "/probe");
     for (PolicySpec& spec : specs) {
       if (spec.filter_policy != nullptr) spec = CalibrateToAllocated(spec, files);
     }
@@ -763,6 +803,7 @@ int Main() {
   }
 
   PrintTable(results, HeaderComment());
+  if (FLAGS_ribbon_bound) PrintRibbonBound(files, results);
   if (!FLAGS_csv.empty() && !WriteCsv(FLAGS_csv, results)) Fatal("cannot write " + FLAGS_csv);
   if (!FLAGS_plot.empty()) Plot(FLAGS_csv, FLAGS_plot);
   std::fprintf(stderr, "[lsm_bench] done: %zu runs in %.1f s\n", results.size(), Seconds(wall_start));

@@ -111,7 +111,7 @@ FileRanges::FileRanges(rdb::DB* db) {
   db->GetLiveFilesMetaData(&files);
   for (const auto& f : files) {
     if (f.level >= 0 && f.level < kMaxLevels) {
-      levels_[f.level].push_back({f.smallestkey, f.largestkey});
+      levels_[f.level].push_back({f.smallestkey, f.largestkey, f.file_number});
     }
   }
   for (auto& level : levels_) {
@@ -120,19 +120,30 @@ FileRanges::FileRanges(rdb::DB* db) {
   }
 }
 
-int FileRanges::FilesFor(const rdb::Slice& key_slice) const {
+template <class Fn>
+void FileRanges::ForEachFileFor(const rdb::Slice& key_slice, Fn fn) const {
   const std::string key = key_slice.ToString();
-  int count = 0;
-  for (const Range& r : levels_[0]) count += (r.smallest <= key && key <= r.largest);
+  for (const Range& r : levels_[0]) {
+    if (r.smallest <= key && key <= r.largest) fn(r);
+  }
   // Deeper levels hold disjoint ranges: the candidate is the last file whose
   // smallest key is <= key.
   for (int level = 1; level < kMaxLevels; ++level) {
     const auto& files = levels_[level];
     auto it = std::upper_bound(files.begin(), files.end(), key,
                                [](const std::string& k, const Range& r) { return k < r.smallest; });
-    if (it != files.begin() && key <= std::prev(it)->largest) ++count;
+    if (it != files.begin() && key <= std::prev(it)->largest) fn(*std::prev(it));
   }
+}
+
+int FileRanges::FilesFor(const rdb::Slice& key) const {
+  int count = 0;
+  ForEachFileFor(key, [&count](const Range&) { ++count; });
   return count;
+}
+
+void FileRanges::FileNumbersFor(const rdb::Slice& key, std::vector<uint64_t>* numbers) const {
+  ForEachFileFor(key, [numbers](const Range& r) { numbers->push_back(r.number); });
 }
 
 std::string FileRanges::Shape() const {

@@ -84,6 +84,8 @@ class FileRanges {
  public:
   explicit FileRanges(ROCKSDB_NAMESPACE::DB* db);
   int FilesFor(const ROCKSDB_NAMESPACE::Slice& key) const;
+  // The file numbers of those files (appended to *numbers).
+  void FileNumbersFor(const ROCKSDB_NAMESPACE::Slice& key, std::vector<uint64_t>* numbers) const;
   // "L0..L6 files: 2 1 9 ..." style counts, one per level, '/' separated.
   std::string Shape() const;
   int NonEmptyLevels() const;
@@ -91,7 +93,11 @@ class FileRanges {
  private:
   struct Range {
     std::string smallest, largest;
+    uint64_t number;
   };
+  // Calls fn(range) for every file whose key range holds `key`.
+  template <class Fn>
+  void ForEachFileFor(const ROCKSDB_NAMESPACE::Slice& key, Fn fn) const;
   std::vector<Range> levels_[kMaxLevels];  // sorted by smallest for L1+
 };
 

@@ -24,16 +24,10 @@
 // (false negatives stop the run). Run with --allocator=jemalloc for
 // RocksDB's production allocator.
 //
-// `bound.Ribbon` is computed, not built: a Ribbon filter with no overhead
-// at all (no header, codes, trailer or empty slots: every byte of the
-// filter holds solution columns), mixing r- and (r+1)-column blocks as
-// sstfilter.Ribbon and rocksdb.Ribbon do, so b bits per key give the FP
-// rate 2^-floor(b) * (1 - frac(b) / 2), the chord between whole columns.
-// Its lengths are chosen by sstfilter's rounding (plugin/core/alloc_fit.h)
-// under the same allocator; its fp_rate is the expected one. A filter
-// whose keys each check whole fingerprint bits (Ribbon, XOR) cannot do
-// better at those lengths, so its fp_vs is how far any such filter can get
-// from RocksDB's.
+// `bound.Ribbon` is computed, not built (bench/ribbon_bound.h): a Ribbon
+// filter with no overhead at all, at the lengths sstfilter's rounding picks
+// under the same allocator; its fp_rate is the expected one, and its fp_vs
+// how far any Ribbon filter can get from rocksdb.Ribbon's.
 //
 //   ./build/bench/memory_bench --allocator=jemalloc --csv=out/memory_bench.csv
 #include <gflags/gflags.h>
@@ -54,7 +48,7 @@
 #include "bench/allocator.h"
 #include "bench/bench_util.h"
 #include "bench/flag_help.h"
-#include "plugin/core/alloc_fit.h"
+#include "bench/ribbon_bound.h"
 #include "plugin/core/hash.h"
 #include "plugin/rocksdb/bits_builder.h"
 #include "plugin/rocksdb/compat.h"
@@ -123,15 +117,8 @@ std::shared_ptr<const rdb::FilterPolicy> MakePolicy(const std::string& filter, d
 
 constexpr char kBound[] = "bound.Ribbon";
 
-// FP rate of bound.Ribbon at `bits` per key: the chord of 2^-b between
-// whole columns.
-double BoundFpRate(double bits) {
-  const double r = std::floor(bits);
-  return std::ldexp(1.0 - 0.5 * (bits - r), -static_cast<int>(r));
-}
-
-// bound.Ribbon: each filter's length as sstfilter.Ribbon's rounding picks
-// it for a filter of any byte length, and the expected false positives.
+// bound.Ribbon: each filter's length, what is allocated for it and the
+// expected false positives.
 Measured RunBound(double setting, const std::vector<uint64_t>& sizes, bool query) {
   std::atomic<int64_t> balance{0};
   const sstfilter::AllocatorFit fit = sstfilter::AllocatorFitForBlocks(&balance);
@@ -139,15 +126,14 @@ Measured RunBound(double setting, const std::vector<uint64_t>& sizes, bool query
   m.setting = setting;
   double expected_fps = 0;
   for (const uint64_t n : sizes) {
-    const auto fp_at = [n](size_t len) { return BoundFpRate(8.0 * len / n); };
-    const auto target = static_cast<size_t>(std::ceil(setting * n / 8));
-    const size_t len = FLAGS_optimize_filters_for_memory
-                           ? sstfilter::FitLength(fit, target, [](size_t l) { return l; }, fp_at)
-                           : target;
+    const size_t len = sstfilter::bench::BoundRibbonLength(
+        n, setting, FLAGS_optimize_filters_for_memory ? &fit : nullptr);
     m.keys += n;
     m.filter_bytes += len;
     m.alloc_bytes += sstfilter::MallocUsableSize(len + 5);
-    if (query) expected_fps += fp_at(len) * static_cast<double>(FLAGS_queries_per_filter);
+    if (!query) continue;
+    expected_fps += sstfilter::bench::BoundRibbonFpRate(8.0 * static_cast<double>(len) / n) *
+                    static_cast<double>(FLAGS_queries_per_filter);
   }
   if (query) m.queries = FLAGS_queries_per_filter * sizes.size();
   m.fps = static_cast<uint64_t>(std::llround(expected_fps));

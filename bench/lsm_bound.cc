@@ -1,0 +1,64 @@
+#include "bench/lsm_bound.h"
+
+#include <atomic>
+#include <cmath>
+
+#include "bench/ribbon_bound.h"
+#include "plugin/rocksdb/bits_builder.h"
+
+namespace sstfilter::bench {
+namespace {
+
+LsmBound AtSetting(const std::vector<ProbedFile>& files, uint64_t misses, double setting,
+                   bool fit_allocator) {
+  std::atomic<int64_t> balance{0};
+  const AllocatorFit fit = AllocatorFitForBlocks(&balance);
+  LsmBound b;
+  b.setting = setting;
+  uint64_t keys = 0, filter_bytes = 0, alloc_bytes = 0;
+  uint64_t level_checks[kMaxLevels] = {};
+  double level_fps[kMaxLevels] = {};
+  for (const ProbedFile& f : files) {
+    const size_t len = BoundRibbonLength(f.keys, setting, fit_allocator ? &fit : nullptr);
+    if (!f.live || f.keys == 0) continue;
+    const double fp = BoundRibbonFpRate(8.0 * static_cast<double>(len) / f.keys);
+    keys += f.keys;
+    filter_bytes += len;
+    alloc_bytes += MallocUsableSize(len + 5);
+    const int level = f.level < kMaxLevels ? f.level : kMaxLevels - 1;
+    level_checks[level] += f.checks;
+    level_fps[level] += fp * static_cast<double>(f.checks);
+  }
+  if (keys == 0 || misses == 0) return b;
+  b.bits_per_key = 8.0 * static_cast<double>(filter_bytes) / keys;
+  b.alloc_bits_per_key = 8.0 * static_cast<double>(alloc_bytes) / keys;
+  for (int level = 0; level < kMaxLevels; ++level) {
+    b.wasted_reads_per_miss += level_fps[level] / misses;
+    b.level_checks_per_miss[level] = static_cast<double>(level_checks[level]) / misses;
+    b.checks_per_miss += b.level_checks_per_miss[level];
+    if (level_checks[level] > 0) b.level_fp_rate[level] = level_fps[level] / level_checks[level];
+  }
+  return b;
+}
+
+}  // namespace
+
+LsmBound ComputeLsmBound(const std::vector<ProbedFile>& files, uint64_t misses, double budget,
+                         bool alloc_budget, bool fit_allocator) {
+  LsmBound best = AtSetting(files, misses, budget, fit_allocator);
+  if (!alloc_budget) return best;
+  // Allocated memory grows with the setting, in steps (as lsm_bench's
+  // CalibrateToAllocated for the built policies).
+  double lo = 0.7 * budget, hi = 1.1 * budget;
+  for (int i = 0; i < 30 && std::fabs(best.alloc_bits_per_key / budget - 1) > 0.002; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    const LsmBound b = AtSetting(files, misses, mid, fit_allocator);
+    if (std::fabs(b.alloc_bits_per_key - budget) < std::fabs(best.alloc_bits_per_key - budget)) {
+      best = b;
+    }
+    (b.alloc_bits_per_key < budget ? lo : hi) = mid;
+  }
+  return best;
+}
+
+}  // namespace sstfilter::bench
