@@ -137,7 +137,7 @@ DEFINE_int32(ribbon_bloom_before_level, -1,
              "bloom_before_level for rocksdb.Ribbon; -1: Ribbon in every file.");
 DEFINE_string(db_dir, "",
               "Parent directory for the databases (default: a fresh one under /tmp).");
-DEFINE_bool(keep_db, false, "Keep the databases (for sst_dump).");
+DEFINE_bool(keep_db, false, "Keep the databases (for sst_dump); else each is deleted after its run.");
 DEFINE_bool(ribbon_bound, false,
             "Also print bound.Ribbon: Ribbon filters with no overhead (computed).");
 DEFINE_string(csv, "", "If set, also write the results as CSV to this file.");
@@ -377,11 +377,12 @@ std::vector<ProbedFile> ProbeFiles(const std::string& dir) {
   rdb::Options options = DbOptions(none);
   options.create_if_missing = false;
   options.error_if_exists = false;
+  options.disable_auto_compactions = true;  // the files stay as listed below
   std::unique_ptr<rdb::DB> db = Open(options, dir);
   std::vector<rdb::LiveFileMetaData> live;
   db->GetLiveFilesMetaData(&live);
-  std::set<uint64_t> live_numbers;
-  for (const auto& f : live) live_numbers.insert(f.file_number);
+  std::map<uint64_t, int> live_level;  // file number -> its level now
+  for (const auto& f : live) live_level[f.file_number] = f.level;
   // A trivial move (RocksDB's own picker) reports a moved file again, with
   // its number: it builds no filter, so the first report stands.
   std::stable_sort(built.begin(), built.end(),
@@ -391,9 +392,10 @@ std::vector<ProbedFile> ProbeFiles(const std::string& dir) {
   std::vector<ProbedFile> files;
   std::map<uint64_t, size_t> live_index;  // file number -> files[i]
   for (const BuiltFile& f : built) {
-    const bool is_live = live_numbers.count(f.number) > 0;
+    const auto it = live_level.find(f.number);
+    const bool is_live = it != live_level.end();
     if (is_live) live_index[f.number] = files.size();
-    files.push_back({f.level, f.keys, is_live, 0});
+    files.push_back({f.level, f.keys, is_live, is_live ? it->second : f.level, 0});
   }
   if (live_index.size() != live.size()) {
     Fatal("the probe build recorded " + std::to_string(live_index.size()) + " of its " +
@@ -725,7 +727,8 @@ void PrintRibbonBound(const std::vector<ProbedFile>& files, const std::vector<Ru
                        tools::FormatNumber(b.checks_per_miss, "%.3f") + ", wasted_reads_per_miss " +
                        tools::FormatNumber(b.wasted_reads_per_miss, "%.5f");
     for (const RunResult& r : results) {
-      if (r.budget_bits_per_key != budget || r.policy.find("Ribbon") == std::string::npos) continue;
+      const bool ribbon = r.policy == "rocksdb.Ribbon" || r.policy == "sstfilter.Ribbon";
+      if (r.budget_bits_per_key != budget || !ribbon) continue;
       const double wasted = r.WastedReadsPerMiss(r.miss_get);
       line += "; " + tools::FormatNumber(b.wasted_reads_per_miss / wasted, "%.3f") + "x " +
               r.policy + "'s " + tools::FormatNumber(wasted, "%.5f");
@@ -733,8 +736,9 @@ void PrintRibbonBound(const std::vector<ProbedFile>& files, const std::vector<Ru
     std::printf("%s\n  FP rate (checks per miss) by level:", line.c_str());
     for (int level = 0; level < kMaxLevels; ++level) {
       if (b.level_checks_per_miss[level] == 0) continue;
-      std::printf(" L%d %s (%s)", level, tools::FormatNumber(b.level_fp_rate[level], "%.5f").c_str(),
-                  tools::FormatNumber(b.level_checks_per_miss[level], "%.2f").c_str());
+      std::printf(" L%d %s (%s)", level,
+                  tools::FormatNumber(b.level_fp_rate[level], "%.5f").c_str(),
+                  tools::FormatNumber(b.level_checks_per_miss[level], "%.3f").c_str());
     }
     std::printf("\n");
   }
@@ -786,7 +790,9 @@ int Main() {
   }
 
   std::vector<ProbedFile> files;
-  if (sstfilter::bench::RunningOnJemalloc() || FLAGS_ribbon_bound) files = ProbeFiles(root + "/probe");
+  if (sstfilter::bench::RunningOnJemalloc() || FLAGS_ribbon_bound) {
+    files = ProbeFiles(root + "/probe");
+  }
   if (sstfilter::bench::RunningOnJemalloc()) {
     std::fprintf(stderr, "[lsm_bench] calibrating every policy to allocated bits per key ...\n");
     for (PolicySpec& spec : specs) {

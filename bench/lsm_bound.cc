@@ -25,7 +25,7 @@ LsmBound AtSetting(const std::vector<ProbedFile>& files, uint64_t misses, double
     keys += f.keys;
     filter_bytes += len;
     alloc_bytes += MallocUsableSize(len + 5);
-    const int level = f.level < kMaxLevels ? f.level : kMaxLevels - 1;
+    const int level = f.live_level < kMaxLevels ? f.live_level : kMaxLevels - 1;
     level_checks[level] += f.checks;
     level_fps[level] += fp * static_cast<double>(f.checks);
   }

@@ -13,9 +13,10 @@
 namespace sstfilter::bench {
 
 struct ProbedFile {
-  int level = 0;
+  int level = 0;        // where it was written (its filter's context)
   uint64_t keys = 0;
   bool live = false;    // in the finished database
+  int live_level = 0;   // where it is in the finished database
   uint64_t checks = 0;  // absent keys whose lookup consults it (live files)
 };
 

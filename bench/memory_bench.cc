@@ -26,8 +26,8 @@
 //
 // `bound.Ribbon` is computed, not built (bench/ribbon_bound.h): a Ribbon
 // filter with no overhead at all, at the lengths sstfilter's rounding picks
-// under the same allocator; its fp_rate is the expected one, and its fp_vs
-// how far any Ribbon filter can get from rocksdb.Ribbon's.
+// under the same allocator. Its fp_rate is the expected one, and its fp_vs
+// says how far any Ribbon filter can get from rocksdb.Ribbon's.
 //
 //   ./build/bench/memory_bench --allocator=jemalloc --csv=out/memory_bench.csv
 #include <gflags/gflags.h>
@@ -100,7 +100,11 @@ struct Measured {
   double SlackPct() const {
     return 100.0 * (alloc_bytes - filter_bytes - 5.0 * FLAGS_num_filters) / filter_bytes;
   }
-  double FpRate() const { return queries ? static_cast<double>(fps) / queries : NAN; }
+  double FpRate() const {
+    if (!std::isnan(expected_fp_rate)) return expected_fp_rate;
+    return queries ? static_cast<double>(fps) / queries : NAN;
+  }
+  double expected_fp_rate = NAN;  // bound.Ribbon: computed, not counted
   double fp_at_target = NAN;  // interpolated to --alloc_bits_per_key
 };
 
@@ -135,8 +139,10 @@ Measured RunBound(double setting, const std::vector<uint64_t>& sizes, bool query
     expected_fps += sstfilter::bench::BoundRibbonFpRate(8.0 * static_cast<double>(len) / n) *
                     static_cast<double>(FLAGS_queries_per_filter);
   }
-  if (query) m.queries = FLAGS_queries_per_filter * sizes.size();
+  if (!query) return m;
+  m.queries = FLAGS_queries_per_filter * sizes.size();
   m.fps = static_cast<uint64_t>(std::llround(expected_fps));
+  if (m.queries > 0) m.expected_fp_rate = expected_fps / static_cast<double>(m.queries);
   return m;
 }
 
@@ -191,7 +197,7 @@ std::pair<double, double> Calibrate(const std::string& filter, const std::vector
 // memory), so every policy is compared at the same allocated bits per key.
 double FpRateAtTarget(const Measured& lo, const Measured& hi) {
   const double x0 = lo.AllocBitsPerKey(), x1 = hi.AllocBitsPerKey();
-  if (!(x1 > x0) || lo.fps == 0 || hi.fps == 0) return hi.FpRate();
+  if (!(x1 > x0) || !(lo.FpRate() > 0) || !(hi.FpRate() > 0)) return hi.FpRate();
   const double t = (FLAGS_alloc_bits_per_key - x0) / (x1 - x0);
   return std::exp(std::log(lo.FpRate()) + t * (std::log(hi.FpRate()) - std::log(lo.FpRate())));
 }
