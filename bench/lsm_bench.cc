@@ -137,7 +137,8 @@ DEFINE_int32(ribbon_bloom_before_level, -1,
              "bloom_before_level for rocksdb.Ribbon; -1: Ribbon in every file.");
 DEFINE_string(db_dir, "",
               "Parent directory for the databases (default: a fresh one under /tmp).");
-DEFINE_bool(keep_db, false, "Keep the databases (for sst_dump); else each is deleted after its run.");
+DEFINE_bool(keep_db, false,
+            "Keep the databases (for sst_dump); else each is deleted after its run.");
 DEFINE_bool(ribbon_bound, false,
             "Also print bound.Ribbon: Ribbon filters with no overhead (computed).");
 DEFINE_string(csv, "", "If set, also write the results as CSV to this file.");
@@ -449,14 +450,15 @@ double TrialAllocBitsPerKey(const rdb::FilterPolicy& policy, const std::vector<P
 // per trial, so no trial's FP balance carries into the database's builds).
 PolicySpec CalibrateToAllocated(const PolicySpec& spec, const std::vector<ProbedFile>& files) {
   const double budget = spec.budget;
-  double lo = 0.7 * budget, hi = 1.1 * budget, best = budget;
-  double best_alloc = TrialAllocBitsPerKey(*spec.filter_policy, files);
-  for (int i = 0; i < 14 && std::fabs(best_alloc / budget - 1) > 0.002; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    const double alloc = TrialAllocBitsPerKey(*MakeSpec(spec.policy, spec.param, mid).filter_policy, files);
-    if (std::fabs(alloc - budget) < std::fabs(best_alloc - budget)) best = mid, best_alloc = alloc;
-    (alloc < budget ? lo : hi) = mid;
-  }
+  double best_alloc = 0;
+  const double best = CalibrateSetting(
+      budget,
+      [&](double setting) {
+        if (setting == budget) return TrialAllocBitsPerKey(*spec.filter_policy, files);
+        return TrialAllocBitsPerKey(*MakeSpec(spec.policy, spec.param, setting).filter_policy,
+                                    files);
+      },
+      &best_alloc);
   PolicySpec out = MakeSpec(spec.policy, spec.param, best);
   out.budget = budget;
   // No commas: the setting is a CSV field.

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cmath>
 
+#include "bench/lsm_policies.h"
 #include "bench/ribbon_bound.h"
 #include "plugin/rocksdb/bits_builder.h"
 
@@ -21,7 +22,7 @@ LsmBound AtSetting(const std::vector<ProbedFile>& files, uint64_t misses, double
   for (const ProbedFile& f : files) {
     const size_t len = BoundRibbonLength(f.keys, setting, fit_allocator ? &fit : nullptr);
     if (!f.live || f.keys == 0) continue;
-    const double fp = BoundRibbonFpRate(8.0 * static_cast<double>(len) / f.keys);
+    const double fp = BoundRibbonFpRate(len, f.keys);
     keys += f.keys;
     filter_bytes += len;
     alloc_bytes += MallocUsableSize(len + 5);
@@ -45,20 +46,13 @@ LsmBound AtSetting(const std::vector<ProbedFile>& files, uint64_t misses, double
 
 LsmBound ComputeLsmBound(const std::vector<ProbedFile>& files, uint64_t misses, double budget,
                          bool alloc_budget, bool fit_allocator) {
-  LsmBound best = AtSetting(files, misses, budget, fit_allocator);
-  if (!alloc_budget) return best;
-  // Allocated memory grows with the setting, in steps (as lsm_bench's
-  // CalibrateToAllocated for the built policies).
-  double lo = 0.7 * budget, hi = 1.1 * budget;
-  for (int i = 0; i < 30 && std::fabs(best.alloc_bits_per_key / budget - 1) > 0.002; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    const LsmBound b = AtSetting(files, misses, mid, fit_allocator);
-    if (std::fabs(b.alloc_bits_per_key - budget) < std::fabs(best.alloc_bits_per_key - budget)) {
-      best = b;
-    }
-    (b.alloc_bits_per_key < budget ? lo : hi) = mid;
-  }
-  return best;
+  if (!alloc_budget) return AtSetting(files, misses, budget, fit_allocator);
+  double alloc = 0;
+  const double setting = CalibrateSetting(
+      budget,
+      [&](double s) { return AtSetting(files, misses, s, fit_allocator).alloc_bits_per_key; },
+      &alloc);
+  return AtSetting(files, misses, setting, fit_allocator);
 }
 
 }  // namespace sstfilter::bench

@@ -34,9 +34,9 @@ struct LsmBound {
 // keys. With `fit_allocator` (optimize_filters_for_memory) every file's
 // length is picked for the allocator by sstfilter's rounding, its balance
 // running over every file written, as a policy's does. With `alloc_budget`
-// the budget counts allocated bits per key and the setting is calibrated by
-// bisection until the live files' are within 0.2% of it; otherwise the
-// setting is the budget.
+// the budget counts allocated bits per key and the setting is calibrated
+// as the policies' are (CalibrateSetting, lsm_policies.h) on the live
+// files; otherwise the setting is the budget.
 LsmBound ComputeLsmBound(const std::vector<ProbedFile>& files, uint64_t misses, double budget,
                          bool alloc_budget, bool fit_allocator);
 

@@ -3,6 +3,7 @@
 #include <rocksdb/convenience.h>
 #include <rocksdb/table.h>
 
+#include <cmath>
 #include <vector>
 
 #include "plugin/rocksdb/level_aware_policy.h"
@@ -45,6 +46,23 @@ bool MakePolicySpec(const std::string& policy, const std::string& param, double 
     }
   }
   return true;
+}
+
+double CalibrateSetting(double budget, const std::function<double(double)>& alloc_at,
+                        double* alloc) {
+  double lo = 0.7 * budget, hi = 1.1 * budget, best = budget;
+  double best_alloc = alloc_at(budget);
+  for (int i = 0; i < 14 && std::fabs(best_alloc / budget - 1) > 0.002; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    const double mid_alloc = alloc_at(mid);
+    if (std::fabs(mid_alloc - budget) < std::fabs(best_alloc - budget)) {
+      best = mid;
+      best_alloc = mid_alloc;
+    }
+    (mid_alloc < budget ? lo : hi) = mid;
+  }
+  *alloc = best_alloc;
+  return best;
 }
 
 }  // namespace sstfilter::bench

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -33,5 +34,12 @@ struct RibbonCalibration {
 // be created.
 bool MakePolicySpec(const std::string& policy, const std::string& param, double budget,
                     const RibbonCalibration& ribbon, PolicySpec* spec, std::string* error);
+
+// The setting (bits per key) whose allocated bits per key, alloc_at(setting),
+// come closest to `budget`: bisection over 0.7-1.1x the budget, starting
+// from the budget itself (allocated memory grows with the setting, in
+// steps), until within 0.2% or after 14 steps. *alloc gets that allocation.
+double CalibrateSetting(double budget, const std::function<double(double)>& alloc_at,
+                        double* alloc);
 
 }  // namespace sstfilter::bench

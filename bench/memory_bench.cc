@@ -136,7 +136,7 @@ Measured RunBound(double setting, const std::vector<uint64_t>& sizes, bool query
     m.filter_bytes += len;
     m.alloc_bytes += sstfilter::MallocUsableSize(len + 5);
     if (!query) continue;
-    expected_fps += sstfilter::bench::BoundRibbonFpRate(8.0 * static_cast<double>(len) / n) *
+    expected_fps += sstfilter::bench::BoundRibbonFpRate(len, n) *
                     static_cast<double>(FLAGS_queries_per_filter);
   }
   if (!query) return m;

@@ -4,7 +4,9 @@
 
 namespace sstfilter::bench {
 
-double BoundRibbonFpRate(double bits_per_key) {
+double BoundRibbonFpRate(size_t filter_bytes, uint64_t keys) {
+  if (keys == 0) return 0;  // holds nothing: every query answers "no"
+  const double bits_per_key = 8.0 * static_cast<double>(filter_bytes) / static_cast<double>(keys);
   const double r = std::floor(bits_per_key);
   return std::ldexp(1.0 - 0.5 * (bits_per_key - r), -static_cast<int>(r));
 }
@@ -12,10 +14,9 @@ double BoundRibbonFpRate(double bits_per_key) {
 size_t BoundRibbonLength(uint64_t keys, double bits_per_key, const AllocatorFit* fit) {
   const auto target = static_cast<size_t>(std::ceil(bits_per_key * static_cast<double>(keys) / 8));
   if (fit == nullptr || keys == 0) return target;
-  const double n = static_cast<double>(keys);
   return FitLength(
       *fit, target, [](size_t len) { return len; },
-      [n](size_t len) { return BoundRibbonFpRate(8.0 * static_cast<double>(len) / n); });
+      [keys](size_t len) { return BoundRibbonFpRate(len, keys); });
 }
 
 }  // namespace sstfilter::bench

@@ -18,8 +18,8 @@
 
 namespace sstfilter::bench {
 
-// FP rate at `bits_per_key` (filter bits, not allocated ones).
-double BoundRibbonFpRate(double bits_per_key);
+// FP rate of a bound filter of `filter_bytes` bytes holding `keys` keys.
+double BoundRibbonFpRate(size_t filter_bytes, uint64_t keys);
 
 // Filter bytes of a bound filter of `keys` keys at the setting
 // `bits_per_key`: ceil(bits / 8), or, with `fit` (which carries the
