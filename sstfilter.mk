@@ -12,6 +12,6 @@
 #   plugin/core/ files form the core library, plugin/rocksdb/ files the adapter.
 # Paths are relative to the repository root. Make-only settings live in
 # rocksdb_plugin.mk; define each variable in only one of the two files.
-sstfilter_SOURCES = plugin/core/alloc_fit.cc plugin/core/bloom_math.cc plugin/core/filter_builder.cc plugin/core/format.cc plugin/core/standard_bloom_builder.cc plugin/core/blocked_bloom_builder.cc plugin/core/blocked_bloom_avx2.cc plugin/core/blocked_bloom_avx512.cc plugin/core/ribbon_builder.cc plugin/core/level_allocation.cc plugin/core/variant_math.cc plugin/rocksdb/bits_builder.cc plugin/rocksdb/cache_reservation.cc plugin/rocksdb/bits_reader.cc plugin/rocksdb/option_types.cc plugin/rocksdb/policy.cc plugin/rocksdb/level_aware_policy.cc plugin/rocksdb/register.cc
+sstfilter_SOURCES = plugin/core/alloc_fit.cc plugin/core/bloom_math.cc plugin/core/filter_builder.cc plugin/core/format.cc plugin/core/standard_bloom_builder.cc plugin/core/blocked_bloom_builder.cc plugin/core/blocked_bloom_avx2.cc plugin/core/blocked_bloom_avx512.cc plugin/core/ribbon_builder.cc plugin/core/level_allocation.cc plugin/core/lsm_shape.cc plugin/core/variant_math.cc plugin/rocksdb/bits_builder.cc plugin/rocksdb/cache_reservation.cc plugin/rocksdb/bits_reader.cc plugin/rocksdb/option_types.cc plugin/rocksdb/policy.cc plugin/rocksdb/level_aware_policy.cc plugin/rocksdb/shape_listener.cc plugin/rocksdb/register.cc
 # The registrar RocksDB calls at start-up (plugin/rocksdb/register.h).
 sstfilter_FUNC = RegisterSstFilter

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 
+#include "plugin/core/level_allocation.h"
 #include "plugin/tools/text_output.h"
 
 namespace sstfilter::bench {
@@ -38,6 +39,22 @@ double LevelKeySharePct(const RunResult& r, int level) {
 
 double LevelBitsPerKey(const RunResult& r, int level) {
   return r.tables.by_level[level].entries ? r.tables.by_level[level].BitsPerKey() : kNaN;
+}
+
+// The run's LSM as its lookups saw it: keys and filter checks per level.
+LsmShape MeasuredShape(const RunResult& r) {
+  LsmShape shape(kMaxLevels);
+  for (int level = 0; level < kMaxLevels; ++level) {
+    shape[level] = LevelLoad{static_cast<double>(r.tables.by_level[level].entries),
+                             LevelChecksPerMiss(r, level)};
+  }
+  return shape;
+}
+
+// Monkey's optimum for the run's shape at its filter memory: filters at
+// the information-theoretic bound (fp = 2^-bits), split by level.
+double OptimalWastedReads(const RunResult& r) {
+  return sstfilter::OptimalWastedReads(MeasuredShape(r), r.tables.BitsPerKey());
 }
 
 std::string BudgetCheck(const RunResult& r) {
@@ -76,6 +93,7 @@ Row Columns(const RunResult& r) {
       {"load_s", FormatNumber(r.load_seconds, "%.1f")},
       {"setting", r.setting},
       {"alloc_bits_per_key", FormatNumber(r.tables.AllocBitsPerKey(), "%.3f")},
+      {"optimal_wasted_reads_per_miss", FormatNumber(OptimalWastedReads(r), "%.5f")},
   };
 }
 
@@ -172,6 +190,21 @@ void PrintTable(const std::vector<RunResult>& results, const std::string& header
                                                       FormatNumber(LevelBitsPerKey(r, level), "%.2f")});
     }
     level_rows.push_back(row);
+  }
+  PrintAligned(level_rows);
+
+  std::printf("\n# Against the optimum for the same shape and filter memory (Monkey's split, "
+              "filters at log2(1/fp) bits per key)\n");
+  level_rows.clear();
+  for (const RunResult& r : results) {
+    if (!r.has_filter) continue;
+    const double optimum = OptimalWastedReads(r);
+    level_rows.push_back({{"policy", r.policy},
+                          {"budget", FormatNumber(r.budget_bits_per_key, "%g")},
+                          {"bits_per_key", FormatNumber(r.tables.BitsPerKey(), "%.3f")},
+                          {"wasted_reads_per_miss", FormatNumber(r.WastedReadsPerMiss(r.miss_get), "%.5f")},
+                          {"optimum", FormatNumber(optimum, "%.5f")},
+                          {"ratio", FormatNumber(r.WastedReadsPerMiss(r.miss_get) / optimum, "%.3f")}});
   }
   PrintAligned(level_rows);
 }

@@ -1,8 +1,11 @@
 // sstfilter.LevelAware through RocksDB: its option forms and refusals, the
-// plan each FilterBuildingContext gets, and real databases whose files, at
-// each level, carry exactly the filter the plan gives that level.
+// plan each FilterBuildingContext gets for a given live shape, and real
+// databases: with the sstfilter.LsmShape listener (from an options string)
+// a shallow tree keeps the budget and splits it by level; without it every
+// file gets the budget.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -19,6 +22,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/table_properties.h>
 
+#include "plugin/core/bloom_math.h"
 #include "plugin/core/filter_builder.h"
 #include "plugin/core/level_allocation.h"
 #include "plugin/rocksdb/compat.h"  // FilterBitsBuilder
@@ -48,24 +52,23 @@ TEST(LevelAwarePolicyTest, AcceptedForms) {
   ASSERT_TRUE(Create("sstfilter.LevelAware", &policy).ok());
   EXPECT_STREQ(policy->Name(), "sstfilter.LevelAware");
   EXPECT_STREQ(policy->CompatibilityName(), "rocksdb.BuiltinBloomFilter");
-  EXPECT_TRUE(AsLevelAware(policy).Model() == LevelModel());  // all defaults, budget 10
+  EXPECT_EQ(AsLevelAware(policy).BudgetBitsPerKey(), 10);
+  EXPECT_LT(AsLevelAware(policy).BottommostBitsPerKey(), 0);  // unset
 
   ASSERT_TRUE(Create("sstfilter.LevelAware:6.5", &policy).ok());
-  EXPECT_EQ(AsLevelAware(policy).Model().budget_bits_per_key, 6.5);
+  EXPECT_EQ(AsLevelAware(policy).BudgetBitsPerKey(), 6.5);
 
+  // The shape options of OPTIONS files written for the earlier planner
+  // still load.
   ASSERT_TRUE(Create("{id=sstfilter.LevelAware;bits_per_key=16;level_size_ratio=8;"
                      "populated_levels=5;l0_files=3.5;bottommost_bits_per_key=2}",
                      &policy)
                   .ok());
-  const LevelModel m = AsLevelAware(policy).Model();
-  EXPECT_EQ(m.budget_bits_per_key, 16);
-  EXPECT_EQ(m.level_size_ratio, 8);
-  EXPECT_EQ(m.populated_levels, 5);
-  EXPECT_EQ(m.l0_files, 3.5);
-  EXPECT_EQ(m.bottommost_bits_per_key, 2);
+  EXPECT_EQ(AsLevelAware(policy).BudgetBitsPerKey(), 16);
+  EXPECT_EQ(AsLevelAware(policy).BottommostBitsPerKey(), 2);
   ASSERT_TRUE(Create("{id=sstfilter.LevelAware;bits_per_key=1;bottommost_bits_per_key=0}", &policy)
                   .ok());
-  EXPECT_EQ(AsLevelAware(policy).Model().bottommost_bits_per_key, 0);
+  EXPECT_EQ(AsLevelAware(policy).BottommostBitsPerKey(), 0);
 }
 
 TEST(LevelAwarePolicyTest, BadValuesAreRefusedWithAClearStatus) {
@@ -107,19 +110,39 @@ TEST(LevelAwarePolicyTest, SerializedFormRoundTrips) {
     ASSERT_TRUE(Create(value, &policy).ok()) << value;
     const std::string serialized = policy->ToString(rdb::ConfigOptions());
     ASSERT_TRUE(Create(serialized, &again).ok()) << serialized;
-    EXPECT_TRUE(AsLevelAware(again).Model() == AsLevelAware(policy).Model()) << serialized;
+    EXPECT_EQ(AsLevelAware(again).BudgetBitsPerKey(), AsLevelAware(policy).BudgetBitsPerKey());
+    EXPECT_EQ(AsLevelAware(again).BottommostBitsPerKey(),
+              AsLevelAware(policy).BottommostBitsPerKey());
     std::string mismatch;
     EXPECT_TRUE(policy->AreEquivalent(rdb::ConfigOptions(), again.get(), &mismatch))
         << serialized << " mismatch " << mismatch;
   }
 }
 
-// FilterBuildingContext -> plan, as RocksDB 7.8.3 fills the context.
+// A shallow live shape: L0 three files over 13.6% of the keys, L5 27.7%,
+// L6 58.7% (what the stock db_bench leaves after 4M keys), its filters
+// spending exactly the budget.
+std::shared_ptr<const LiveShape> ShallowShape(double spent_bits_per_key) {
+  auto shape = std::make_shared<LiveShape>();
+  shape->levels = {{136, 3}, {}, {}, {}, {}, {277, 1}, {587, 1}};
+  shape->keys = 1000;
+  shape->known_keys = 1000;
+  shape->known_filter_bits = 1000 * spent_bits_per_key;
+  shape->pending.resize(1);
+  shape->pending[0].keys = 45;  // a flush under way
+  shape->pending[0].adds_keys = true;
+  return shape;
+}
+
+// FilterBuildingContext and live shape -> plan, as RocksDB 7.8.3 fills the
+// context.
 TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   std::shared_ptr<const rdb::FilterPolicy> policy;
   ASSERT_TRUE(Create("sstfilter.LevelAware:10", &policy).ok());
   const LevelAwarePolicy& la = AsLevelAware(policy);
-  const auto plan = PlanLevels(la.Model(), 7);
+  const auto shape = ShallowShape(10);
+  EXPECT_DOUBLE_EQ(la.PlanningBudget(*shape), 10.0);
+  const auto plan = PlanForShape(shape->levels, 10.0);
   const rdb::BlockBasedTableOptions table_options = compat::ExactLengthTableOptions();
   auto context = [&](rdb::TableFileCreationReason reason, int level, bool bottommost) {
     rdb::FilterBuildingContext c(table_options);
@@ -130,29 +153,62 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
     return c;
   };
   using Reason = rdb::TableFileCreationReason;
-  const LevelPlan flush = la.PlanFor(context(Reason::kFlush, 0, false));
-  EXPECT_EQ(flush.filter.kind, FilterKind::kBlockedBloom);
-  EXPECT_EQ(flush.filter.bits_per_key, plan[0].filter.bits_per_key);
-  for (int level = 1; level < 7; ++level) {
-    const LevelPlan p = la.PlanFor(context(Reason::kCompaction, level, level == 6));
-    EXPECT_EQ(p.filter.kind, FilterKind::kRibbon);
+  // The plan of the shape, level by level: L0's three checks over 13.6%
+  // of the keys get more bits than the budget, the last level fewer.
+  for (int level : {0, 5, 6}) {
+    const LevelPlan p = la.PlanFor(
+        context(Reason::kCompaction, level, level == 6), shape);
+    EXPECT_EQ(p.filter.kind, plan[level].filter.kind) << level;
     EXPECT_EQ(p.filter.bits_per_key, plan[level].filter.bits_per_key) << level;
   }
-  // SstFileWriter: reason kMisc, nothing else filled in.
-  const LevelPlan ingested = la.PlanFor(rdb::FilterBuildingContext(table_options));
-  EXPECT_EQ(ingested.filter.bits_per_key, plan[6].filter.bits_per_key);
-  // FIFO: every file at the budget.
+  EXPECT_GT(plan[0].filter.bits_per_key, 11.0);
+  EXPECT_LT(plan[6].filter.bits_per_key, 10.0);
+  // A flush gets L0's plan while the live files are within the budget.
+  EXPECT_EQ(la.PlanFor(context(Reason::kFlush, 0, false), shape).filter.bits_per_key,
+            plan[0].filter.bits_per_key);
+  // Live files over budget: the next files plan for less (at most 10%
+  // less), and the flush under way takes no more than keeps them within 2%.
+  const auto over = ShallowShape(10.5);
+  EXPECT_DOUBLE_EQ(la.PlanningBudget(*over), 9.5);
+  EXPECT_DOUBLE_EQ(la.PlanningBudget(*ShallowShape(14)), 9.0);
+  EXPECT_DOUBLE_EQ(la.PlanningBudget(*ShallowShape(5)), 11.0);
+  const LevelPlan capped = la.PlanFor(context(Reason::kFlush, 0, false), over);
+  EXPECT_NEAR(capped.filter.bits_per_key, (1.02 * 10 * 1045 - 10500) / 45.0, 1e-9);
+  EXPECT_NEAR(la.HeadroomCap(*over, 0), (1.02 * 10 * 1045 - 10500) / 45.0, 1e-9);
+  EXPECT_EQ(la.HeadroomCap(*over, 5), kMaxBitsPerKey);  // nothing under way there
+  EXPECT_EQ(capped.filter.kind, FilterKind::kRibbon);
+  // A level the shape has no keys in, an ingested file (kMisc, no level),
+  // FIFO: the planning budget, as Ribbon.
+  EXPECT_EQ(la.PlanFor(context(Reason::kCompaction, 3, false), shape).filter.bits_per_key, 10.0);
+  EXPECT_EQ(la.PlanFor(rdb::FilterBuildingContext(table_options), shape).filter.bits_per_key, 10.0);
   rdb::FilterBuildingContext fifo = context(Reason::kFlush, 0, false);
   fifo.compaction_style = rdb::kCompactionStyleFIFO;
   fifo.num_levels = 1;
-  EXPECT_EQ(la.PlanFor(fifo).filter.bits_per_key, 10.0);
-  // The builder RocksDB gets is sized by the plan.
+  EXPECT_EQ(la.PlanFor(fifo, shape).filter.bits_per_key, 10.0);
+  // No shape (no listener, nothing flushed yet): the budget, as Ribbon.
+  for (int level : {0, 3, 6}) {
+    const LevelPlan p = la.PlanFor(context(Reason::kCompaction, level, level == 6), nullptr);
+    EXPECT_EQ(p.filter.kind, FilterKind::kRibbon);
+    EXPECT_EQ(p.filter.bits_per_key, 10.0);
+  }
+  // The builder RocksDB gets (no shape published for a context without an
+  // info log) is the budget's.
   std::unique_ptr<rdb::FilterBitsBuilder> builder(
       policy->GetBuilderWithContext(context(Reason::kCompaction, 6, true)));
   ASSERT_NE(builder, nullptr);
   for (int i = 0; i < 1000; ++i) builder->AddKey("key" + std::to_string(i));
   std::unique_ptr<const char[]> buf;
-  EXPECT_EQ(builder->Finish(&buf).size(), FilterBuilder(plan[6].filter).BytesForKeys(1000));
+  EXPECT_EQ(builder->Finish(&buf).size(),
+            FilterBuilder(FilterConfig{FilterKind::kRibbon, 10.0, 1}).BytesForKeys(1000));
+  // bottommost_bits_per_key: bottommost files get that, whatever the shape.
+  ASSERT_TRUE(Create("{id=sstfilter.LevelAware;bits_per_key=10;bottommost_bits_per_key=4}", &policy)
+                  .ok());
+  EXPECT_EQ(AsLevelAware(policy).PlanFor(context(Reason::kCompaction, 6, true), shape)
+                .filter.bits_per_key,
+            4.0);
+  EXPECT_EQ(AsLevelAware(policy).PlanFor(context(Reason::kCompaction, 6, true), nullptr)
+                .filter.bits_per_key,
+            4.0);
 }
 
 constexpr int kNumLevels = 5;
@@ -162,9 +218,20 @@ class LevelAwareDbTest : public ::testing::Test {
  protected:
   void TearDown() override { db_.reset(); }  // before the directory goes
 
-  rdb::Options MakeOptions(const std::string& policy_id) {
-    rdb::Options options;
-    options.create_if_missing = true;
+  // As a user configures it by text: the listener in DBOptions, the policy
+  // in the table options.
+  rdb::Options MakeOptions(const std::string& policy_id, bool listener = true) {
+    rdb::ConfigOptions config;
+    config.ignore_unsupported_options = false;
+    rdb::DBOptions db_options;
+    EXPECT_TRUE(rdb::GetDBOptionsFromString(
+                    config, rdb::DBOptions(),
+                    listener ? "create_if_missing=true;listeners={sstfilter.LsmShape}"
+                             : "create_if_missing=true",
+                    &db_options)
+                    .ok());
+    EXPECT_EQ(db_options.listeners.size(), listener ? 1u : 0u);
+    rdb::Options options(db_options, rdb::ColumnFamilyOptions());
     options.num_levels = kNumLevels;
     options.level_compaction_dynamic_level_bytes = true;
     options.disable_auto_compactions = true;  // the test places every file
@@ -182,20 +249,22 @@ class LevelAwareDbTest : public ::testing::Test {
     ASSERT_TRUE(compat::OpenDB(options, dir_, &db_).ok());
   }
 
-  // Batch b holds keys b, b + 8, b + 16, ...: every batch spans the same
-  // key range, so a file compacted above another overlaps it and is not
-  // bottommost.
-  static std::string Key(int batch, int i) {
+  // Batch b of n keys holds keys b + 8 * s * i, s = kSpanKeys / n: every
+  // batch spans the same key range, so a file compacted above another
+  // overlaps it and is not bottommost, and every level covers every key.
+  static constexpr int kSpanKeys = 18000;
+  static std::string Key(int batch, int i, int keys = kBatchKeys) {
     char buf[32];
-    std::snprintf(buf, sizeof(buf), "key%08d", i * 8 + batch);
+    std::snprintf(buf, sizeof(buf), "key%08d", (i * std::max(1, kSpanKeys / keys)) * 8 + batch);
     return buf;
   }
 
-  // Writes batch `batch`, flushes it (an L0 file) and, for output_level >
-  // 0, compacts that file into output_level.
-  void WriteBatchTo(int batch, int output_level) {
-    for (int i = 0; i < kBatchKeys; ++i) {
-      ASSERT_TRUE(db_->Put(rdb::WriteOptions(), Key(batch, i), "v" + std::to_string(i)).ok());
+  // Writes batch `batch` of `keys` keys, flushes it (an L0 file) and, for
+  // output_level > 0, compacts that file into output_level.
+  void WriteBatchTo(int batch, int output_level, int keys = kBatchKeys) {
+    for (int i = 0; i < keys; ++i) {
+      ASSERT_TRUE(
+          db_->Put(rdb::WriteOptions(), Key(batch, i, keys), "v" + std::to_string(i)).ok());
     }
     ASSERT_TRUE(db_->Flush(rdb::FlushOptions()).ok());
     if (output_level == 0) return;
@@ -223,16 +292,27 @@ class LevelAwareDbTest : public ::testing::Test {
     for (const auto& f : live) {
       const auto& p = props.at(f.db_path + f.name);
       EXPECT_EQ(p->filter_policy_name, "sstfilter.LevelAware");
-      out.push_back({f.level, p->num_filter_entries, p->filter_size});
+      out.push_back({f.level, p->num_entries, p->filter_size});
     }
     return out;
   }
 
-  void ExpectAllPresent(int batches) {
+  // Filter bits per key over every live file, and by level.
+  static double BitsPerKey(const std::vector<FileFilter>& files, int level = -1) {
+    double bits = 0, keys = 0;
+    for (const FileFilter& f : files) {
+      if (level >= 0 && f.level != level) continue;
+      bits += 8.0 * f.filter_bytes;
+      keys += f.entries;
+    }
+    return bits / keys;
+  }
+
+  void ExpectAllPresent(int batches, int keys = kBatchKeys) {
     for (int b = 0; b < batches; ++b) {
-      for (int i = 0; i < kBatchKeys; i += 7) {
+      for (int i = 0; i < keys; i += 7) {
         std::string value;
-        ASSERT_TRUE(db_->Get(rdb::ReadOptions(), Key(b, i), &value).ok()) << Key(b, i);
+        ASSERT_TRUE(db_->Get(rdb::ReadOptions(), Key(b, i, keys), &value).ok()) << Key(b, i, keys);
       }
     }
   }
@@ -244,39 +324,26 @@ class LevelAwareDbTest : public ::testing::Test {
   std::shared_ptr<rdb::Statistics> stats_;
 };
 
-// One file per level, each written where it stays (CompactFiles rewrites,
-// never moves): every filter is exactly the size the plan gives its level
-// and its key count, the kind included (BlockedBloom payloads are whole
-// 64-byte lines, Ribbon's whole bytes of bits_per_key * n).
-TEST_F(LevelAwareDbTest, EachLevelsFiltersCarryThePlannedBitsPerKey) {
+// A shallow tree: the last level 60% of the keys, the level above it 30%,
+// then three flushes of 3.3% each land in L0. A plan for an assumed deep
+// tree gives L0 ~25 bits per key and spends ~15% over the budget here; a
+// uniform plan gives every level 10. Planned for the live shape, L0 gets
+// more than the budget, the last level less, and the DB stays within 3% of
+// the budget throughout.
+TEST_F(LevelAwareDbTest, ShallowTreeKeepsTheBudgetAndSplitsIt) {
   Open(MakeOptions("sstfilter.LevelAware:10"));
-  for (int level = kNumLevels - 1; level >= 0; --level) {
-    WriteBatchTo(kNumLevels - 1 - level, level);
+  WriteBatchTo(0, kNumLevels - 1, 18000);
+  EXPECT_NEAR(BitsPerKey(Files()), 10.0, 0.3);
+  WriteBatchTo(1, kNumLevels - 2, 9000);
+  EXPECT_NEAR(BitsPerKey(Files()), 10.0, 0.3);
+  for (int batch = 2; batch < 5; ++batch) {
+    WriteBatchTo(batch, 0, 1000);
+    EXPECT_NEAR(BitsPerKey(Files()), 10.0, 0.3) << "after flush " << batch - 1;
   }
-  const auto plan = PlanLevels(AsLevelAware(policy_).Model(), kNumLevels);
   const auto files = Files();
-  ASSERT_EQ(files.size(), static_cast<size_t>(kNumLevels));
-  std::map<int, double> bits_by_level;
-  for (const FileFilter& f : files) {
-    ASSERT_EQ(f.entries, static_cast<uint64_t>(kBatchKeys));
-    EXPECT_EQ(f.filter_bytes, FilterBuilder(plan[f.level].filter).BytesForKeys(f.entries))
-        << "L" << f.level << " planned " << plan[f.level].filter.bits_per_key;
-    bits_by_level[f.level] = f.filter_bytes * 8.0 / f.entries;
-  }
-  // More bits per key up the populated levels; the last pays for them.
-  for (int level = 1; level + 1 < kNumLevels; ++level) {
-    if (plan[level].key_share > 0) {
-      EXPECT_GT(bits_by_level[level], bits_by_level[level + 1]) << level;
-    }
-  }
-  EXPECT_LT(bits_by_level[kNumLevels - 1], 10.0);
-  EXPECT_EQ(plan[0].filter.kind, FilterKind::kBlockedBloom);
-  for (const FileFilter& f : files) {
-    if (f.level == 0) {
-      EXPECT_EQ(f.filter_bytes % 64, 16u);  // whole lines + trailer
-    }
-  }
-  ExpectAllPresent(kNumLevels);
+  EXPECT_GT(BitsPerKey(files, 0), 11.0);
+  EXPECT_LT(BitsPerKey(files, kNumLevels - 2), BitsPerKey(files, 0));
+  ExpectAllPresent(2, 9000);
   // The filters answer: absent keys (batch 7) are rejected by them.
   const uint64_t useful_before = stats_->getTickerCount(rdb::BLOOM_FILTER_USEFUL);
   for (int i = 0; i < 2000; ++i) {
@@ -286,50 +353,42 @@ TEST_F(LevelAwareDbTest, EachLevelsFiltersCarryThePlannedBitsPerKey) {
   EXPECT_GT(stats_->getTickerCount(rdb::BLOOM_FILTER_USEFUL) - useful_before, 2000u * 4);
 }
 
+// Without the listener the shape is unknown: every file gets the budget,
+// as Ribbon, so the DB never spends more than it.
+TEST_F(LevelAwareDbTest, WithoutTheListenerEveryFileGetsTheBudget) {
+  Open(MakeOptions("sstfilter.LevelAware:10", /*listener=*/false));
+  WriteBatchTo(0, kNumLevels - 1);
+  WriteBatchTo(1, 2);
+  WriteBatchTo(2, 0);
+  WriteBatchTo(3, 0);
+  const FilterConfig budget{FilterKind::kRibbon, 10.0, 1};
+  for (const FileFilter& f : Files()) {
+    EXPECT_EQ(f.filter_bytes, FilterBuilder(budget).BytesForKeys(f.entries)) << f.level;
+  }
+  ExpectAllPresent(4);
+}
+
 // bottommost_bits_per_key=0: the files RocksDB marks bottommost have no
 // filter (RocksDB's optimize_filters_for_hits, decided per file), the
-// others share the whole budget; every key is still found.
+// others keep one; every key is still found.
 TEST_F(LevelAwareDbTest, BottommostWithoutFilter) {
   Open(MakeOptions("{id=sstfilter.LevelAware;bits_per_key=2;bottommost_bits_per_key=0}"));
   WriteBatchTo(0, kNumLevels - 1);  // bottommost
   WriteBatchTo(1, 2);               // above it, overlapping: not bottommost
   WriteBatchTo(2, 0);
-  const auto plan = PlanLevels(AsLevelAware(policy_).Model(), kNumLevels);
   for (const FileFilter& f : Files()) {
     if (f.level == kNumLevels - 1) {
       EXPECT_EQ(f.filter_bytes, 0u);
     } else {
-      EXPECT_EQ(f.filter_bytes, FilterBuilder(plan[f.level].filter).BytesForKeys(f.entries))
-          << f.level;
+      EXPECT_GT(f.filter_bytes, 0u) << f.level;
     }
   }
   ExpectAllPresent(3);
 }
 
-// Static level targets (RocksDB 7.8's default): the model does not hold, so
-// every file gets the budget, as with a uniform policy, except that
-// bottommost_bits_per_key still applies to bottommost files.
-TEST_F(LevelAwareDbTest, StaticLevelSizingGetsTheBudgetEverywhere) {
-  rdb::Options options =
-      MakeOptions("{id=sstfilter.LevelAware;bits_per_key=10;bottommost_bits_per_key=4}");
-  options.level_compaction_dynamic_level_bytes = false;
-  Open(options);
-  WriteBatchTo(0, kNumLevels - 1);  // bottommost
-  WriteBatchTo(1, 2);
-  WriteBatchTo(2, 0);
-  const FilterConfig budget{FilterKind::kRibbon, 10.0, 1};
-  const FilterConfig bottommost{FilterKind::kRibbon, 4.0, 1};
-  for (const FileFilter& f : Files()) {
-    EXPECT_EQ(f.filter_bytes,
-              FilterBuilder(f.level == kNumLevels - 1 ? bottommost : budget).BytesForKeys(f.entries))
-        << f.level;
-  }
-  ExpectAllPresent(3);
-}
-
-// An SstFileWriter file: no level, no num_levels; it gets the last level's
-// plan of RocksDB's default 7 levels, and ingests like any other.
-TEST_F(LevelAwareDbTest, IngestedFileGetsTheLastLevelsPlan) {
+// An SstFileWriter file: no level, no num_levels; it gets the budget, and
+// ingests like any other.
+TEST_F(LevelAwareDbTest, IngestedFileGetsTheBudget) {
   const rdb::Options options = MakeOptions("sstfilter.LevelAware:10");
   Open(options);
   const std::string sst = dir_ + "/ingest.sst";
@@ -338,10 +397,10 @@ TEST_F(LevelAwareDbTest, IngestedFileGetsTheLastLevelsPlan) {
   for (int i = 0; i < kBatchKeys; ++i) ASSERT_TRUE(writer.Put(Key(0, i), "v").ok());
   ASSERT_TRUE(writer.Finish().ok());
   ASSERT_TRUE(db_->IngestExternalFile({sst}, rdb::IngestExternalFileOptions()).ok());
-  const auto plan = PlanLevels(AsLevelAware(policy_).Model(), kDefaultNumLevels);
   const auto files = Files();
   ASSERT_EQ(files.size(), 1u);
-  EXPECT_EQ(files[0].filter_bytes, FilterBuilder(plan.back().filter).BytesForKeys(kBatchKeys));
+  EXPECT_EQ(files[0].filter_bytes,
+            FilterBuilder(FilterConfig{FilterKind::kRibbon, 10.0, 1}).BytesForKeys(kBatchKeys));
   ExpectAllPresent(1);
 }
 

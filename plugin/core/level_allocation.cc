@@ -63,15 +63,20 @@ FpCurve Interpolated(const std::vector<double>& log_fp, const std::vector<int>& 
   return curve;
 }
 
+// Ribbon's model at every grid point: a fractional budget mixes r- and
+// (r+1)-column rows, so its FP rate is linear, not log-linear, between whole
+// bits; the planner then prefers whole bits where they buy more.
 FpCurve RibbonCurve() {
   const KindOps& ops = *OpsFor(FilterKind::kRibbon);
-  std::vector<double> log_fp;
-  for (int i = 0; i < kWholePoints; ++i) {
-    const FilterConfig config{FilterKind::kRibbon, kMinBitsPerKey + i, 1};
-    log_fp.push_back(std::log(
-        ops.predicted_fp_rate(config, kCurveKeys, ops.payload_bytes(config, kCurveKeys))));
+  FpCurve curve;
+  for (int j = 0; j < kGridPoints; ++j) {
+    const FilterConfig config{FilterKind::kRibbon, GridBits(j), 1};
+    curve.fp.push_back(std::max(
+        ops.predicted_fp_rate(config, kCurveKeys, ops.payload_bytes(config, kCurveKeys)),
+        std::numeric_limits<double>::min()));
+    curve.lines.push_back(1);
   }
-  return Interpolated(log_fp, std::vector<int>(kWholePoints, 1));
+  return curve;
 }
 
 // log2 FP of a large blocked Bloom filter at 1, 2, ..., 100 bits per key
@@ -128,34 +133,89 @@ const FpCurve& CurveFor(FilterKind kind) {
   return kind == FilterKind::kBlockedBloom ? *blocked : *ribbon;
 }
 
-// One level of the optimisation: free (bits chosen) or fixed by the
-// bottommost option.
+// One level of the optimisation: free (kind and bits chosen) or fixed by
+// the bottommost option, or empty (no keys: not part of the budget).
 struct Term {
   double share;
   double checks;
-  FilterKind kind;
   bool fixed;
+  FilterKind kind;
   double bits;  // chosen or fixed; 0 = no filter
 };
 
-// The bits minimising checks * fp(b) + lambda * share * b over the grid and
-// b = 0 (no filter, fp = 1): the level's bits at Lagrange multiplier lambda
-// (the largest minimiser, so that the memory spent falls monotonically as
-// lambda grows). No filter wins only when memory is very scarce: at a
-// budget of 1 bit per key, 1 bit in the last level (FP 0.5) is worth less
-// than ~10 more bits for every key above it.
-double BestBits(const Term& t, double lambda, bool allow_no_filter) {
-  const FpCurve& curve = CurveFor(t.kind);
-  double best_bits = 0;
-  double best_cost = allow_no_filter ? t.checks : std::numeric_limits<double>::infinity();
-  for (int j = 0; j < kGridPoints; ++j) {
-    const double cost = t.checks * curve.fp[j] + lambda * t.share * GridBits(j);
-    if (cost <= best_cost) {
-      best_cost = cost;
-      best_bits = GridBits(j);
+constexpr FilterKind kPlannedKinds[] = {FilterKind::kRibbon, FilterKind::kBlockedBloom};
+
+struct HullPoint {
+  double bits;
+  double fp;
+  FilterKind kind;
+};
+
+// The lower convex hull of every (bits, fp) choice: both kinds' grids, and
+// (0, 1), no filter, if allowed. A level minimises checks * fp + price * bits,
+// a linear cost, so its best choice is always a vertex of this hull, found
+// by bisection on the hull's slopes instead of a scan of ~3,000 points.
+std::vector<HullPoint> BuildHull(bool allow_no_filter) {
+  std::vector<HullPoint> points;
+  if (allow_no_filter) points.push_back({0.0, 1.0, FilterKind::kRibbon});
+  for (FilterKind kind : kPlannedKinds) {
+    for (int j = 0; j < kGridPoints; ++j) points.push_back({GridBits(j), CurveFor(kind).fp[j], kind});
+  }
+  // Ribbon first among equal bits: the lower FP (or, tied, the Ribbon) stays.
+  std::stable_sort(points.begin(), points.end(), [](const HullPoint& a, const HullPoint& b) {
+    return a.bits < b.bits || (a.bits == b.bits && a.fp < b.fp);
+  });
+  std::vector<HullPoint> hull;
+  for (const HullPoint& p : points) {
+    if (!hull.empty() && hull.back().bits == p.bits) continue;
+    // Pop while the last vertex is not below the chord to p (cross product).
+    while (hull.size() >= 2) {
+      const HullPoint& a = hull[hull.size() - 2];
+      const HullPoint& b = hull.back();
+      if ((b.fp - a.fp) * (p.bits - a.bits) >= (p.fp - a.fp) * (b.bits - a.bits)) {
+        hull.pop_back();
+      } else {
+        break;
+      }
+    }
+    hull.push_back(p);
+  }
+  return hull;
+}
+
+const std::vector<HullPoint>& Hull(bool allow_no_filter) {
+  static const auto* const with = new std::vector<HullPoint>(BuildHull(true));
+  static const auto* const without = new std::vector<HullPoint>(BuildHull(false));
+  return allow_no_filter ? *with : *without;
+}
+
+// The kind and bits minimising checks * fp(b) + lambda * share * b over
+// both curves' grids and b = 0 (no filter, fp = 1): the level's choice at
+// Lagrange multiplier lambda (the largest minimiser, so that the memory
+// spent falls monotonically as lambda grows). Ribbon's curve is below
+// BlockedBloom's up to ~31 bits, where it writes a standard Bloom filter
+// (32-bit fingerprints); BlockedBloom with two lines wins above. No filter
+// wins only when memory is very scarce: at a budget of 1 bit per key, 1 bit
+// in the last level (FP 0.5) is worth less than ~10 more bits for every key
+// above it.
+void ChooseBits(double lambda, bool allow_no_filter, Term* t) {
+  const std::vector<HullPoint>& hull = Hull(allow_no_filter);
+  // Along the hull fp falls ever more slowly; the cost falls while a step's
+  // fp drop times checks is at least its bits times the price.
+  const double price = lambda * t->share;
+  size_t lo = 0, hi = hull.size() - 1;  // the answer lies in [lo, hi]
+  while (lo < hi) {
+    const size_t mid = (lo + hi + 1) / 2;
+    const HullPoint& a = hull[mid - 1];
+    const HullPoint& b = hull[mid];
+    if (t->checks * (a.fp - b.fp) >= price * (b.bits - a.bits)) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
     }
   }
-  return best_bits;
+  t->bits = hull[lo].bits;
+  t->kind = hull[lo].kind;
 }
 
 double Spend(const std::vector<Term>& terms) {
@@ -167,7 +227,7 @@ double Spend(const std::vector<Term>& terms) {
 void Solve(double budget, bool allow_no_filter, std::vector<Term>* terms) {
   auto spend_at = [&](double log_lambda) {
     for (Term& t : *terms) {
-      if (!t.fixed) t.bits = BestBits(t, std::exp(log_lambda), allow_no_filter);
+      if (!t.fixed) ChooseBits(std::exp(log_lambda), allow_no_filter, &t);
     }
     return Spend(*terms);
   };
@@ -211,44 +271,26 @@ LevelPlan ToPlan(const Term& t) {
 
 }  // namespace
 
-bool LevelModel::operator==(const LevelModel& o) const {
-  return budget_bits_per_key == o.budget_bits_per_key &&
-         level_size_ratio == o.level_size_ratio && populated_levels == o.populated_levels &&
-         l0_files == o.l0_files && bottommost_bits_per_key == o.bottommost_bits_per_key;
-}
-
-std::vector<LevelPlan> PlanLevels(const LevelModel& model, int num_levels) {
-  const double budget = std::clamp(model.budget_bits_per_key, kMinBitsPerKey, kMaxBitsPerKey);
-  if (num_levels <= 1) {
-    // One level: every file holds an equal part and is consulted alike, so
-    // equal FP rates are optimal.
-    return {ToPlan(Term{1.0, std::max(model.l0_files, 1.0), FilterKind::kRibbon, true, budget})};
-  }
-  const int last = num_levels - 1;
-  const int first = std::max(1, last - std::max(model.populated_levels, 1) + 1);
-  const double ratio = std::max(model.level_size_ratio, 1.0);
-  // Shares T^(level - last), L0 as large as the first populated level.
-  std::vector<Term> terms(num_levels);
+std::vector<LevelPlan> PlanForShape(const LsmShape& shape, double budget,
+                                    double bottommost_bits_per_key) {
+  budget = std::clamp(budget, kMinBitsPerKey, kMaxBitsPerKey);
   double total = 0;
-  for (int level = 0; level <= last; ++level) {
-    Term& t = terms[level];
-    t = Term{0.0, 0.0, FilterKind::kRibbon, false, 0.0};
-    if (level == 0) {
-      t.share = std::pow(ratio, first - last);
-      t.checks = std::max(model.l0_files, 0.0);
-      t.kind = FilterKind::kBlockedBloom;  // short-lived, consulted by every lookup: fast
-    } else if (level >= first) {
-      t.share = std::pow(ratio, level - last);
-      t.checks = 1.0;
-    } else {
-      t.fixed = true;  // not expected to hold data; copied from `first` below
+  int deepest = -1;
+  for (size_t level = 0; level < shape.size(); ++level) {
+    if (shape[level].keys > 0) {
+      total += shape[level].keys;
+      deepest = static_cast<int>(level);
     }
-    total += t.share;
   }
-  for (Term& t : terms) t.share /= total;
-  if (model.bottommost_bits_per_key >= 0) {
-    terms[last].fixed = true;
-    terms[last].bits = std::min(model.bottommost_bits_per_key, kMaxBitsPerKey);
+  std::vector<Term> terms;
+  for (const LevelLoad& load : shape) {
+    const bool empty = !(load.keys > 0) || !(total > 0);
+    terms.push_back(Term{empty ? 0.0 : load.keys / total, std::max(load.checks, 0.0), empty,
+                         FilterKind::kRibbon, empty ? budget : 0.0});
+  }
+  if (deepest >= 0 && bottommost_bits_per_key >= 0) {
+    terms[deepest].fixed = true;
+    terms[deepest].bits = std::min(bottommost_bits_per_key, kMaxBitsPerKey);
   }
   // Dropping a filter is a jump (no filter, then kMinBitsPerKey or more),
   // which the Lagrangian can step over: between 1 and ~1.5 bits per key the
@@ -258,6 +300,8 @@ std::vector<LevelPlan> PlanLevels(const LevelModel& model, int num_levels) {
   bool best_fits = false;
   for (bool allow_no_filter : {false, true}) {
     std::vector<Term> solved = terms;
+    // Empty levels hold no keys: they take no part in the budget.
+    for (Term& t : solved) t.share = t.fixed && !(t.share > 0) ? 0.0 : t.share;
     Solve(budget, allow_no_filter, &solved);
     if (allow_no_filter) {
       // Keep the levels it dropped, and share the budget among the rest
@@ -265,7 +309,6 @@ std::vector<LevelPlan> PlanLevels(const LevelModel& model, int num_levels) {
       for (Term& t : solved) t.fixed |= t.bits == 0;
       Solve(budget, false, &solved);
     }
-    for (int level = 1; level < first; ++level) solved[level].bits = solved[first].bits;
     std::vector<LevelPlan> plan;
     for (const Term& t : solved) plan.push_back(ToPlan(t));
     const bool fits = PlannedBitsPerKey(plan) <= budget * (1 + 1e-9);
@@ -276,6 +319,20 @@ std::vector<LevelPlan> PlanLevels(const LevelModel& model, int num_levels) {
     }
   }
   return best;
+}
+
+LsmShape GeometricShape(int num_levels, int populated_levels, double level_size_ratio,
+                        double l0_files) {
+  if (num_levels <= 1) return {LevelLoad{1.0, std::max(l0_files, 1.0)}};
+  const int last = num_levels - 1;
+  const int first = std::max(1, last - std::max(populated_levels, 1) + 1);
+  const double ratio = std::max(level_size_ratio, 1.0);
+  LsmShape shape(num_levels);
+  shape[0] = LevelLoad{std::pow(ratio, first - last), std::max(l0_files, 0.0)};
+  for (int level = first; level <= last; ++level) {
+    shape[level] = LevelLoad{std::pow(ratio, level - last), 1.0};
+  }
+  return shape;
 }
 
 double PlannedFpRate(FilterKind kind, double bits_per_key) {
@@ -298,39 +355,42 @@ double PlannedWastedReads(const std::vector<LevelPlan>& plan) {
   return reads;
 }
 
-const std::vector<LevelPlan>& LevelPlanner::Plan(int num_levels) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = plans_.find(num_levels);
-  if (it == plans_.end()) it = plans_.emplace(num_levels, PlanLevels(model_, num_levels)).first;
-  return it->second;
+double UniformRibbonWastedReads(const LsmShape& shape, double bits_per_key) {
+  const double fp = bits_per_key >= kMinBitsPerKey
+                        ? PlannedFpRate(FilterKind::kRibbon, bits_per_key)
+                        : 1.0;
+  double reads = 0;
+  for (const LevelLoad& load : shape) reads += load.keys > 0 ? load.checks * fp : 0.0;
+  return reads;
 }
 
-LevelPlan LevelPlanner::ForFile(const FileSite& site) const {
-  if (site.style == LsmStyle::kFifo || site.num_levels == 1) return Plan(1)[0];
-  if (site.static_level_sizing && site.level >= 0) {
-    LevelPlan plan = Plan(1)[0];
-    if (site.is_bottommost && model_.bottommost_bits_per_key >= 0) {
-      plan.has_filter = model_.bottommost_bits_per_key > 0;
-      plan.filter.bits_per_key = model_.bottommost_bits_per_key;
-      plan.fp_rate = plan.has_filter ? PlannedFpRate(FilterKind::kRibbon, plan.filter.bits_per_key) : 1.0;
+double OptimalWastedReads(const LsmShape& shape, double bits_per_key) {
+  double total = 0;
+  for (const LevelLoad& load : shape) total += load.keys > 0 ? load.keys : 0.0;
+  if (!(total > 0)) return 0;
+  // checks * ln2 * 2^-b = mu * share at the optimum: b = log2(checks / share)
+  // - log2(mu / ln2), floored at 0 (no filter). Bisect log2(mu / ln2) until
+  // the memory is spent.
+  auto bits_at = [&](const LevelLoad& load, double m) {
+    return std::max(0.0, std::log2(load.checks / (load.keys / total)) - m);
+  };
+  auto spend_at = [&](double m) {
+    double spend = 0;
+    for (const LevelLoad& load : shape) {
+      if (load.keys > 0 && load.checks > 0) spend += load.keys / total * bits_at(load, m);
     }
-    return plan;
+    return spend;
+  };
+  double lo = -2000, hi = 2000;  // spend falls as m rises
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (spend_at(mid) > std::max(bits_per_key, 0.0) ? lo : hi) = mid;
   }
-  const int num_levels = site.num_levels > 1 ? site.num_levels : kDefaultNumLevels;
-  if (site.level < 0) {
-    if (model_.bottommost_bits_per_key < 0) return Plan(num_levels).back();
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = plans_no_override_.find(num_levels);
-    if (it == plans_no_override_.end()) {
-      LevelModel planned = model_;
-      planned.bottommost_bits_per_key = -1;
-      it = plans_no_override_.emplace(num_levels, PlanLevels(planned, num_levels)).first;
-    }
-    return it->second.back();
+  double reads = 0;
+  for (const LevelLoad& load : shape) {
+    if (load.keys > 0 && load.checks > 0) reads += load.checks * std::exp2(-bits_at(load, hi));
   }
-  const std::vector<LevelPlan>& plan = Plan(num_levels);
-  if (site.is_bottommost && model_.bottommost_bits_per_key >= 0) return plan.back();
-  return plan[std::min(site.level, num_levels - 1)];
+  return reads;
 }
 
 }  // namespace sstfilter

@@ -1,10 +1,12 @@
 #include "plugin/rocksdb/level_aware_policy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <unordered_map>
 
+#include <rocksdb/env.h>
 #include <rocksdb/options.h>
 
 #include "plugin/core/bloom_math.h"
@@ -20,6 +22,13 @@ using ROCKSDB_NAMESPACE::Status;
 namespace {
 
 constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+// How far over the budget a job may take the live files (the new filters'
+// fixed costs come on top).
+constexpr double kHeadroom = 0.02;
+// The ranges the shape options were checked against, as before.
+constexpr double kMaxLevelSizeRatio = 1000.0;
+constexpr int kMaxPopulatedLevels = 64;
+constexpr double kMaxL0Files = 100.0;
 
 // Parses a number in [lo, hi] ((lo, hi] with `open_lo`; whole numbers only
 // with `whole`).
@@ -73,15 +82,6 @@ const std::unordered_map<std::string, OptionTypeInfo>& LevelAwareOptionTypes() {
   return *types;
 }
 
-LsmStyle StyleOf(ROCKSDB_NAMESPACE::CompactionStyle style) {
-  switch (style) {
-    case ROCKSDB_NAMESPACE::kCompactionStyleLevel: return LsmStyle::kLeveled;
-    case ROCKSDB_NAMESPACE::kCompactionStyleUniversal: return LsmStyle::kUniversal;
-    case ROCKSDB_NAMESPACE::kCompactionStyleFIFO: return LsmStyle::kFifo;
-    default: return LsmStyle::kNone;
-  }
-}
-
 }  // namespace
 
 LevelAwarePolicy::LevelAwarePolicy()
@@ -97,66 +97,119 @@ std::string LevelAwarePolicy::ConfigError() const {
   }
   std::string error = SstFilterPolicy::ConfigError();
   if (!error.empty()) return error;
-  const LevelModel model = Model();
-  if (model.bottommost_bits_per_key > model.budget_bits_per_key) {
+  if (BottommostBitsPerKey() > BudgetBitsPerKey()) {
     return std::string(kLevelAwareId) + ": bottommost_bits_per_key (" +
-           FormatDouble(model.bottommost_bits_per_key) + ") must not exceed bits_per_key (" +
-           FormatDouble(model.budget_bits_per_key) + ")";
+           FormatDouble(BottommostBitsPerKey()) + ") must not exceed bits_per_key (" +
+           FormatDouble(BudgetBitsPerKey()) + ")";
   }
   return "";
 }
 
+double LevelAwarePolicy::BottommostBitsPerKey() const {
+  return std::isnan(level_options_.bottommost_bits_per_key)
+             ? -1.0
+             : level_options_.bottommost_bits_per_key;
+}
+
 Status LevelAwarePolicy::ValidateOptions(const ROCKSDB_NAMESPACE::DBOptions& db_opts,
                                          const ROCKSDB_NAMESPACE::ColumnFamilyOptions& cf_opts) const {
-  if (cf_opts.compaction_style == ROCKSDB_NAMESPACE::kCompactionStyleLevel &&
-      !cf_opts.level_compaction_dynamic_level_bytes && cf_opts.num_levels > 1) {
-    static_level_sizing_ = true;
+  bool has_listener = false;
+  for (const auto& listener : db_opts.listeners) {
+    has_listener |= listener != nullptr && std::string(listener->Name()) == kShapeListenerId;
   }
+  listener_missing_ = !has_listener;
   return SstFilterPolicy::ValidateOptions(db_opts, cf_opts);
 }
 
-LevelModel LevelAwarePolicy::Model() const {
-  LevelModel model;
-  model.budget_bits_per_key = ResolvedConfig().bits_per_key;
-  const LevelAwareOptions& o = level_options_;
-  if (!std::isnan(o.level_size_ratio)) model.level_size_ratio = o.level_size_ratio;
-  if (!std::isnan(o.populated_levels)) model.populated_levels = static_cast<int>(o.populated_levels);
-  if (!std::isnan(o.l0_files)) model.l0_files = o.l0_files;
-  if (!std::isnan(o.bottommost_bits_per_key)) {
-    model.bottommost_bits_per_key = o.bottommost_bits_per_key;
-  }
-  return model;
+double LevelAwarePolicy::PlanningBudget(const LiveShape& shape) const {
+  const double budget = BudgetBitsPerKey();
+  if (!(shape.keys > 0)) return budget;
+  // Files the listener did not see written count as spending the budget.
+  const double spent = shape.known_filter_bits + (shape.keys - shape.known_keys) * budget;
+  const double corrected = 2 * budget - spent / shape.keys;
+  return std::clamp(corrected, 0.9 * budget, 1.1 * budget);
 }
 
-std::shared_ptr<const LevelPlanner> LevelAwarePolicy::Planner() const {
-  const LevelModel model = Model();
-  std::lock_guard<std::mutex> lock(planner_mu_);
-  // Options can change after construction (RocksDB configures the object in
-  // place), so the planner follows the model.
-  if (planner_ == nullptr || planner_->model() != model) {
-    planner_ = std::make_shared<const LevelPlanner>(model);
-  }
-  return planner_;
+double LevelAwarePolicy::HeadroomCap(const LiveShape& shape, int level) const {
+  if (static_cast<size_t>(level) >= shape.pending.size()) return kMaxBitsPerKey;
+  const PendingWrite& w = shape.pending[level];
+  if (!(w.keys > 0)) return kMaxBitsPerKey;
+  const double budget = BudgetBitsPerKey();
+  const double spent = shape.known_filter_bits + (shape.keys - shape.known_keys) * budget;
+  const double freed = w.adds_keys ? 0 : w.known_filter_bits + (w.keys - w.known_keys) * budget;
+  const double keys_after = shape.keys + (w.adds_keys ? w.keys : 0);
+  return ((1 + kHeadroom) * budget * keys_after - spent + freed) / w.keys;
 }
 
-LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context) const {
-  FileSite site;
-  site.style = StyleOf(context.compaction_style);
-  site.num_levels = context.num_levels;
+std::shared_ptr<const std::vector<LevelPlan>> LevelAwarePolicy::ShapePlan(
+    const std::shared_ptr<const LiveShape>& shape) const {
+  std::lock_guard<std::mutex> lock(plan_mu_);
+  if (planned_shape_ != shape || plan_ == nullptr) {
+    plan_ = std::make_shared<const std::vector<LevelPlan>>(
+        PlanForShape(shape->levels, PlanningBudget(*shape), BottommostBitsPerKey()));
+    planned_shape_ = shape;
+  }
+  return plan_;
+}
+
+namespace {
+
+LevelPlan UniformPlan(double bits_per_key) {
+  LevelPlan plan;
+  plan.key_share = 1.0;
+  plan.has_filter = bits_per_key > 0;
+  plan.filter = FilterConfig{FilterKind::kRibbon, bits_per_key, 1};
+  plan.fp_rate = plan.has_filter ? PlannedFpRate(FilterKind::kRibbon, bits_per_key) : 1.0;
+  return plan;
+}
+
+}  // namespace
+
+LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
+                                    const std::shared_ptr<const LiveShape>& shape) const {
+  const double bottommost = BottommostBitsPerKey();
+  if (context.is_bottommost && bottommost >= 0) return UniformPlan(bottommost);
   // RocksDB fills the level fields only for files of the LSM (flush,
-  // compaction, recovery); kMisc is SstFileWriter, i.e. ingestion.
-  site.level = context.reason == ROCKSDB_NAMESPACE::TableFileCreationReason::kMisc
-                   ? -1
-                   : context.level_at_creation;
-  site.is_bottommost = context.is_bottommost;
-  site.static_level_sizing = static_level_sizing_;
-  return Planner()->ForFile(site);
+  // compaction, recovery); kMisc is SstFileWriter, i.e. ingestion, whose
+  // level is unknown. FIFO files are alike. Without a shape nothing is
+  // known. Each of these gets the budget: it never overspends.
+  const int level = context.reason == ROCKSDB_NAMESPACE::TableFileCreationReason::kMisc
+                        ? -1
+                        : context.level_at_creation;
+  if (shape == nullptr || !(shape->keys > 0)) return UniformPlan(BudgetBitsPerKey());
+  if (level < 0 || context.compaction_style == ROCKSDB_NAMESPACE::kCompactionStyleFIFO) {
+    return UniformPlan(PlanningBudget(*shape));
+  }
+  const auto plan = ShapePlan(shape);
+  if (static_cast<size_t>(level) >= plan->size() || !((*plan)[level].key_share > 0)) {
+    return UniformPlan(PlanningBudget(*shape));  // a level the shape has no keys in
+  }
+  LevelPlan planned = (*plan)[level];
+  // Files already written keep their bits, however the shape has changed
+  // since: a job may spend no more than keeps the live files within
+  // kHeadroom of the budget once it replaces its inputs.
+  const double cap = HeadroomCap(*shape, level);
+  if (planned.has_filter && planned.filter.bits_per_key > cap) {
+    planned = UniformPlan(std::max(cap, kMinBitsPerKey));
+    planned.key_share = (*plan)[level].key_share;
+    planned.checks = (*plan)[level].checks;
+  }
+  return planned;
 }
 
 ROCKSDB_NAMESPACE::FilterBitsBuilder* LevelAwarePolicy::GetBuilderWithContext(
     const FilterBuildingContext& context) const {
   if (!ConfigError().empty()) return nullptr;  // see SstFilterPolicy
-  const LevelPlan plan = PlanFor(context);
+  const std::shared_ptr<const LiveShape> shape =
+      FindLiveShape(context.info_log, context.column_family_name);
+  if (shape == nullptr && listener_missing_ && context.info_log != nullptr &&
+      !warned_.exchange(true)) {
+    ROCKSDB_NAMESPACE::Log(ROCKSDB_NAMESPACE::InfoLogLevel::WARN_LEVEL, context.info_log,
+                           "%s: the DB has no %s listener (DBOptions listeners), so the shape "
+                           "of the LSM is unknown and every file gets the budget, as Ribbon",
+                           kLevelAwareId, kShapeListenerId);
+  }
+  const LevelPlan plan = PlanFor(context, shape);
   if (!plan.has_filter) return nullptr;  // bottommost_bits_per_key=0
   return NewBuilder(plan.filter, context);
 }

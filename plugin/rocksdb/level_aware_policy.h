@@ -1,9 +1,11 @@
 // sstfilter.LevelAware: one memory budget (average bits per key over the
 // whole DB) split across the LSM's levels to minimise the data-block reads
 // that lookups of absent keys waste: more bits per key in the small upper
-// levels, fewer in the large last level, BlockedBloom for flushes and L0,
-// Ribbon below. The allocation is plugin/core/level_allocation.h; the model
-// and its derivation are in docs/LEVEL_AWARE.md.
+// levels, fewer in the large last level. It plans each new file for the
+// shape the DB has now, which the sstfilter.LsmShape listener publishes
+// (shape_listener.h); without it, every file gets the budget. The
+// allocation is plugin/core/level_allocation.h; the derivation is in
+// docs/LEVEL_AWARE.md.
 //
 // Ids (docs/OPTIONS.md):
 //   sstfilter.LevelAware                 budget 10 bits per key
@@ -21,12 +23,15 @@
 
 #include "plugin/core/level_allocation.h"
 #include "plugin/rocksdb/policy.h"
+#include "plugin/rocksdb/shape_listener.h"
 
 namespace sstfilter {
 
 constexpr const char* kLevelAwareId = "sstfilter.LevelAware";
 
-// Option values; NaN means "not set" (the LevelModel default).
+// Option values; NaN means "not set". level_size_ratio, populated_levels and
+// l0_files described the shape an earlier planner assumed: they are still
+// read (OPTIONS files carry them) and checked, and change nothing.
 struct LevelAwareOptions {
   double level_size_ratio;
   double populated_levels;  // a whole number
@@ -41,28 +46,40 @@ class LevelAwarePolicy : public SstFilterPolicy {
   ROCKSDB_NAMESPACE::FilterBitsBuilder* GetBuilderWithContext(
       const ROCKSDB_NAMESPACE::FilterBuildingContext& context) const override;
   std::string ConfigError() const override;
-  // Also notes a column family with leveled compaction and static level
-  // sizing (level_compaction_dynamic_level_bytes=false): FilterBuildingContext
-  // does not say which sizing a file's levels follow, and the model holds
-  // only for dynamic sizing, so from then on this policy plans every
-  // leveled file like a single-level tree (the budget in every file; see
-  // docs/LEVEL_AWARE.md).
+  // Notes whether the DB has an sstfilter.LsmShape listener: without one
+  // the shape stays unknown and every file gets the budget (uniform
+  // Ribbon), which the first file built then says in the DB's info log.
   ROCKSDB_NAMESPACE::Status ValidateOptions(
       const ROCKSDB_NAMESPACE::DBOptions& db_opts,
       const ROCKSDB_NAMESPACE::ColumnFamilyOptions& cf_opts) const override;
 
-  // The model the options describe, budget included.
-  LevelModel Model() const;
-  // What a new SST file at `context` gets (no filter: !has_filter).
-  LevelPlan PlanFor(const ROCKSDB_NAMESPACE::FilterBuildingContext& context) const;
+  double BudgetBitsPerKey() const { return ResolvedConfig().bits_per_key; }
+  // bottommost_bits_per_key, or < 0 when unset.
+  double BottommostBitsPerKey() const;
+  // What a new SST file at `context` gets (no filter: !has_filter), given
+  // the live shape of its column family (null: unknown).
+  LevelPlan PlanFor(const ROCKSDB_NAMESPACE::FilterBuildingContext& context,
+                    const std::shared_ptr<const LiveShape>& shape) const;
+  // The budget the plan for `shape` spends so that the live files, with
+  // the new ones, come back to bits_per_key: the live files' real filter
+  // memory against the budget, within 10% of it.
+  double PlanningBudget(const LiveShape& shape) const;
+  // The most bits per key the job writing into `level` (shape.pending) may
+  // give its files and keep the live files within 2% of the budget once
+  // they replace its inputs; kMaxBitsPerKey when no job is known there.
+  double HeadroomCap(const LiveShape& shape, int level) const;
 
  private:
-  std::shared_ptr<const LevelPlanner> Planner() const;
+  // The plan for `shape` at `budget`, computed once per published shape.
+  std::shared_ptr<const std::vector<LevelPlan>> ShapePlan(
+      const std::shared_ptr<const LiveShape>& shape) const;
 
   LevelAwareOptions level_options_;
-  mutable std::atomic<bool> static_level_sizing_{false};
-  mutable std::mutex planner_mu_;
-  mutable std::shared_ptr<const LevelPlanner> planner_;  // for the current Model()
+  mutable std::atomic<bool> listener_missing_{false};
+  mutable std::atomic<bool> warned_{false};
+  mutable std::mutex plan_mu_;
+  mutable std::shared_ptr<const LiveShape> planned_shape_;  // keeps the key alive
+  mutable std::shared_ptr<const std::vector<LevelPlan>> plan_;
 };
 
 }  // namespace sstfilter

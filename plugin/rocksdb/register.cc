@@ -22,6 +22,7 @@
 #include "include/sstfilter/sstfilter.h"
 #include "plugin/rocksdb/level_aware_policy.h"
 #include "plugin/rocksdb/policy.h"
+#include "plugin/rocksdb/shape_listener.h"
 
 namespace sstfilter {
 namespace {
@@ -63,6 +64,14 @@ int RegisterPolicies(ROCKSDB_NAMESPACE::ObjectLibrary& library) {
   }
   AddPolicyFactory(library, kLevelAwareId, [] { return std::make_unique<LevelAwarePolicy>(); });
   ++count;
+  // LevelAware's eyes on the tree: `listeners={sstfilter.LsmShape}` in DBOptions.
+  library.AddFactory<ROCKSDB_NAMESPACE::EventListener>(
+      kShapeListenerId,
+      [](const std::string&, std::unique_ptr<ROCKSDB_NAMESPACE::EventListener>* guard,
+         std::string*) {
+        guard->reset(new ShapeListener());
+        return guard->get();
+      });
   // Any other "sstfilter.*" id is a typo or a kind this build lacks. RocksDB
   // would treat it as "unsupported" and, by default, run with no filter;
   // registered last so it only sees ids no real policy matched.

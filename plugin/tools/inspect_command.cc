@@ -135,6 +135,12 @@ void PrintInspectionText(const Inspection& in, std::ostream& out) {
     out << "wasted reads per miss" << (cf ? " in " + t.column_family : "") << ": "
         << FormatNumber(t.wasted_reads_per_miss, "%.4g")
         << " if a lookup consults every L0 file and one file per deeper level\n";
+    if (std::isnan(t.optimal_wasted_reads)) continue;
+    out << "  the same " << FormatNumber(t.BitsPerKey(), "%.3f")
+        << " bits/key spread uniformly as Ribbon: " << FormatNumber(t.uniform_ribbon_wasted_reads, "%.4g")
+        << "; split optimally by level with filters at log2(1/fp) bits (Monkey): "
+        << FormatNumber(t.optimal_wasted_reads, "%.4g") << " (these filters: "
+        << FormatNumber(t.wasted_reads_per_miss / t.optimal_wasted_reads, "%.2f") << "x the optimum)\n";
   }
 
   out << "\n";
@@ -173,7 +179,11 @@ void TotalsJson(const Totals& t, JsonWriter* j) {
   j->Key("filter_bytes").Int(t.filter_bytes);
   j->Key("bits_per_key").Number(t.BitsPerKey());
   j->Key("predicted_fp_rate").Number(t.MeanFpRate());
-  if (t.level == kAllLevels) j->Key("wasted_reads_per_miss").Number(t.wasted_reads_per_miss);
+  if (t.level == kAllLevels) {
+    j->Key("wasted_reads_per_miss").Number(t.wasted_reads_per_miss);
+    j->Key("uniform_ribbon_wasted_reads_per_miss").Number(t.uniform_ribbon_wasted_reads);
+    j->Key("optimal_wasted_reads_per_miss").Number(t.optimal_wasted_reads);
+  }
   j->EndObject();
 }
 

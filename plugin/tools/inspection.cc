@@ -8,6 +8,7 @@
 #include <memory>
 #include <utility>
 
+#include "plugin/core/level_allocation.h"
 #include "plugin/rocksdb/policy.h"
 
 namespace sstfilter::tools {
@@ -200,7 +201,23 @@ void ComputeTotals(Inspection* in) {
     }
     in->levels.push_back(level);
   }
-  for (auto& [name, cf] : cfs) in->column_families.push_back(cf);
+  // The shape those lookups see: every L0 file and one check per deeper level.
+  std::map<std::string, LsmShape> shapes;
+  for (const Totals& level : in->levels) {
+    if (level.level < 0) continue;
+    LsmShape& shape = shapes[level.column_family];
+    if (shape.size() <= static_cast<size_t>(level.level)) shape.resize(level.level + 1);
+    shape[level.level] = LevelLoad{static_cast<double>(level.entries),
+                                   level.level == 0 ? static_cast<double>(level.files) : 1.0};
+  }
+  for (auto& [name, cf] : cfs) {
+    const auto shape = shapes.find(name);
+    if (shape != shapes.end() && !std::isnan(cf.wasted_reads_per_miss)) {
+      cf.uniform_ribbon_wasted_reads = UniformRibbonWastedReads(shape->second, cf.BitsPerKey());
+      cf.optimal_wasted_reads = OptimalWastedReads(shape->second, cf.BitsPerKey());
+    }
+    in->column_families.push_back(cf);
+  }
   in->multiple_column_families = cfs.size() > 1;
 }
 

@@ -43,6 +43,11 @@ struct Totals {
   // Column families: sum over L0 files and over the mean of each deeper
   // level; the wasted reads per miss of a lookup that consults them all.
   double wasted_reads_per_miss = std::numeric_limits<double>::quiet_NaN();
+  // Column families, the same lookups: the same filter memory (BitsPerKey)
+  // spread uniformly as Ribbon, and split optimally by level with filters
+  // at the information-theoretic bound (Monkey); how well the split is spent.
+  double uniform_ribbon_wasted_reads = std::numeric_limits<double>::quiet_NaN();
+  double optimal_wasted_reads = std::numeric_limits<double>::quiet_NaN();
 
   void Add(const InspectedFile& f);
   // Filter bytes x 8 / filter entries over all files, as lsm_bench computes it.

@@ -1,0 +1,28 @@
+// The shape of an LSM from its files: keys per level, and how many filters
+// of each level a lookup of an absent key consults. Pure; the RocksDB
+// adapter and the tools feed it the live files.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plugin/core/level_allocation.h"
+
+namespace sstfilter {
+
+struct ShapeFile {
+  int level = 0;
+  double entries = 0;
+  bool has_range = false;         // else the file is taken to cover every key
+  std::string smallest, largest;  // user keys, bytewise order
+};
+
+// Absent keys are taken to be spread like the keys of the largest level:
+// a file's share of lookups is the share of that level's keys inside its
+// key range, read off the largest level's file boundaries (entries between
+// boundaries spread by the keys' leading bytes). An L0 file adds its share
+// to L0's checks; a deeper level's files do not overlap, so its checks are
+// the sum, at most 1. Files without a range count as covering every key.
+LsmShape ShapeOfFiles(const std::vector<ShapeFile>& files);
+
+}  // namespace sstfilter

@@ -1,0 +1,265 @@
+#include "plugin/rocksdb/shape_listener.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+#include <rocksdb/db.h>
+#include <rocksdb/metadata.h>
+
+#include "plugin/core/lsm_shape.h"
+
+namespace sstfilter {
+
+using ROCKSDB_NAMESPACE::DB;
+using ROCKSDB_NAMESPACE::Logger;
+
+namespace {
+
+// The published shapes, by (info log, column family). The weak pointer
+// tells a live DB's info log from a dead one's that a new DB's info log
+// happens to reuse the address of.
+struct Published {
+  std::weak_ptr<Logger> info_log;
+  std::shared_ptr<const LiveShape> shape;
+};
+
+std::mutex& RegistryMutex() {
+  static auto* mu = new std::mutex;
+  return *mu;
+}
+
+std::map<std::pair<const Logger*, std::string>, Published>& Registry() {
+  static auto* registry = new std::map<std::pair<const Logger*, std::string>, Published>;
+  return *registry;
+}
+
+// "…/000123.sst" -> 123; 0 if the name has no number.
+uint64_t FileNumber(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  return std::strtoull(name.c_str(), nullptr, 10);
+}
+
+}  // namespace
+
+std::shared_ptr<const LiveShape> FindLiveShape(const Logger* info_log, const std::string& cf_name) {
+  if (info_log == nullptr) return nullptr;
+  std::lock_guard<std::mutex> lock(RegistryMutex());
+  auto& registry = Registry();
+  const auto it = registry.find({info_log, cf_name});
+  if (it == registry.end()) return nullptr;
+  if (it->second.info_log.expired()) {
+    registry.erase(it);
+    return nullptr;
+  }
+  return it->second.shape;
+}
+
+ShapeListener::Db& ShapeListener::Refresh(DB* db) {
+  Db& state = dbs_[db->GetName()];
+  const std::shared_ptr<Logger> info_log = db->GetDBOptions().info_log;
+  if (state.info_log_key != info_log.get() || state.info_log.expired()) {
+    state = Db();  // a new DB under the same name: nothing carries over
+    state.info_log = info_log;
+    state.info_log_key = info_log.get();
+  }
+  std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  std::map<std::string, std::set<uint64_t>> seen;
+  for (const auto& meta : live) {
+    ColumnFamily& cf = state.column_families[meta.column_family_name];
+    File& f = cf.files[meta.file_number];
+    f.level = meta.level;
+    f.entries = static_cast<double>(meta.num_entries);
+    f.has_range = true;
+    f.smallest = meta.smallestkey;
+    f.largest = meta.largestkey;
+    f.output_of_job = -1;  // installed
+    seen[meta.column_family_name].insert(meta.file_number);
+  }
+  for (auto& [name, cf] : state.column_families) {
+    const std::set<uint64_t>& live_numbers = seen[name];
+    for (auto it = cf.files.begin(); it != cf.files.end();) {
+      const bool running_output = cf.jobs.count(it->second.output_of_job) > 0;
+      it = live_numbers.count(it->first) || running_output ? std::next(it) : cf.files.erase(it);
+    }
+  }
+  return state;
+}
+
+void ShapeListener::Publish(const Db& db, const std::string& cf_name,
+                            const ColumnFamily& cf) const {
+  if (db.info_log_key == nullptr) return;  // no DB callback yet: the info log is unknown
+  std::map<uint64_t, int> moved;  // inputs of jobs under way -> their output level
+  for (const auto& [id, job] : cf.jobs) {
+    for (uint64_t number : job.inputs) moved[number] = job.output_level;
+  }
+  auto shape = std::make_shared<LiveShape>();
+  std::vector<ShapeFile> files;
+  for (const auto& [number, f] : cf.files) {
+    if (f.output_of_job >= 0) continue;  // part of a job's output: counted as its inputs
+    const auto it = moved.find(number);
+    files.push_back(ShapeFile{it == moved.end() ? f.level : it->second, f.entries, f.has_range,
+                              f.smallest, f.largest});
+    shape->keys += f.entries;
+    if (f.filter_bits >= 0) {
+      shape->known_keys += f.entries;
+      shape->known_filter_bits += f.filter_bits;
+    }
+  }
+  for (const auto& [id, job] : cf.jobs) {
+    if (job.is_flush && cf.last_flush_entries > 0) {
+      files.push_back(ShapeFile{0, cf.last_flush_entries, false, "", ""});
+    }
+  }
+  shape->levels = ShapeOfFiles(files);
+  for (const auto& [id, job] : cf.jobs) {
+    const size_t level = static_cast<size_t>(std::max(job.output_level, 0));
+    if (shape->pending.size() <= level) shape->pending.resize(level + 1);
+    PendingWrite& w = shape->pending[level];
+    if (job.is_flush) {
+      w.keys += cf.last_flush_entries;
+      w.adds_keys = true;
+    }
+    for (uint64_t number : job.inputs) {
+      const auto it = cf.files.find(number);
+      if (it == cf.files.end()) continue;
+      w.keys += it->second.entries;
+      if (it->second.filter_bits >= 0) {
+        w.known_keys += it->second.entries;
+        w.known_filter_bits += it->second.filter_bits;
+      }
+    }
+  }
+  std::lock_guard<std::mutex> lock(RegistryMutex());
+  auto& registry = Registry();
+  for (auto it = registry.begin(); it != registry.end();) {  // DBs closed since
+    it = it->second.info_log.expired() ? registry.erase(it) : std::next(it);
+  }
+  registry[{db.info_log_key, cf_name}] = Published{db.info_log, std::move(shape)};
+}
+
+std::pair<ShapeListener::Db*, ShapeListener::ColumnFamily*> ShapeListener::FindByColumnFamily(
+    const std::string& cf_name) {
+  std::pair<Db*, ColumnFamily*> found{nullptr, nullptr};
+  for (auto& [name, db] : dbs_) {
+    const auto it = db.column_families.find(cf_name);
+    if (it == db.column_families.end()) continue;
+    if (found.first != nullptr) return {nullptr, nullptr};  // ambiguous
+    found = {&db, &it->second};
+  }
+  return found;
+}
+
+void ShapeListener::OnFlushBegin(DB* db, const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Db& state = Refresh(db);
+  ColumnFamily& cf = state.column_families[info.cf_name];
+  Job& job = cf.jobs[info.job_id];
+  job.is_flush = true;
+  job.db_callbacks = true;
+  for (const auto& [name, c] : state.column_families) Publish(state, name, c);
+}
+
+void ShapeListener::OnFlushCompleted(DB* db, const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Db& state = dbs_[db->GetName()];
+  ColumnFamily& cf = state.column_families[info.cf_name];
+  cf.jobs.erase(info.job_id);
+  if (info.table_properties.num_entries > 0) {
+    cf.last_flush_entries = static_cast<double>(info.table_properties.num_entries);
+  }
+  Refresh(db);
+  for (const auto& [name, c] : state.column_families) Publish(state, name, c);
+}
+
+void ShapeListener::OnCompactionBegin(DB* db, const ROCKSDB_NAMESPACE::CompactionJobInfo& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Db& state = Refresh(db);
+  Job& job = state.column_families[info.cf_name].jobs[info.job_id];
+  job.output_level = info.output_level;
+  job.db_callbacks = true;
+  for (const auto& input : info.input_file_infos) job.inputs.insert(input.file_number);
+  for (const auto& [name, c] : state.column_families) Publish(state, name, c);
+}
+
+void ShapeListener::OnCompactionCompleted(DB* db,
+                                          const ROCKSDB_NAMESPACE::CompactionJobInfo& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Db& state = dbs_[db->GetName()];
+  state.column_families[info.cf_name].jobs.erase(info.job_id);
+  Refresh(db);
+  for (const auto& [name, c] : state.column_families) Publish(state, name, c);
+}
+
+void ShapeListener::OnExternalFileIngested(DB* db,
+                                           const ROCKSDB_NAMESPACE::ExternalFileIngestionInfo&) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Db& state = Refresh(db);
+  for (const auto& [name, c] : state.column_families) Publish(state, name, c);
+}
+
+void ShapeListener::OnSubcompactionBegin(const ROCKSDB_NAMESPACE::SubcompactionJobInfo& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto [db, cf] = FindByColumnFamily(info.cf_name);
+  if (cf == nullptr || cf->jobs.count(info.job_id)) return;  // unknown, or seen at its begin
+  // DB::CompactFiles: no input list. Its L0 inputs are, as in every leveled
+  // compaction out of L0 here, the L0 files; a deeper input is a small part
+  // of its level and stays counted there.
+  Job& job = cf->jobs[info.job_id];
+  job.output_level = info.output_level;
+  if (info.base_input_level == 0) {
+    for (const auto& [number, f] : cf->files) {
+      if (f.level == 0 && f.output_of_job < 0) job.inputs.insert(number);
+    }
+  }
+  Publish(*db, info.cf_name, *cf);
+}
+
+void ShapeListener::OnSubcompactionCompleted(const ROCKSDB_NAMESPACE::SubcompactionJobInfo& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto [db, cf] = FindByColumnFamily(info.cf_name);
+  if (cf == nullptr) return;
+  const auto it = cf->jobs.find(info.job_id);
+  if (it == cf->jobs.end() || it->second.db_callbacks) return;
+  // The outputs are installed and the inputs about to be deleted
+  // (OnTableFileDeleted): from now on each counts where it lies.
+  for (auto& [number, f] : cf->files) {
+    if (f.output_of_job == info.job_id) f.output_of_job = -1;
+    if (it->second.inputs.count(number)) f.level = it->second.output_level;
+  }
+  cf->jobs.erase(it);
+  Publish(*db, info.cf_name, *cf);
+}
+
+void ShapeListener::OnTableFileCreated(const ROCKSDB_NAMESPACE::TableFileCreationInfo& info) {
+  if (!info.status.ok()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  Db& state = dbs_[info.db_name];
+  ColumnFamily& cf = state.column_families[info.cf_name];
+  const auto job = cf.jobs.find(info.job_id);
+  File& f = cf.files[FileNumber(info.file_path)];
+  f.entries = static_cast<double>(info.table_properties.num_entries);
+  f.filter_bits = 8.0 * static_cast<double>(info.table_properties.filter_size);
+  if (job != cf.jobs.end()) {
+    f.level = job->second.output_level;
+    f.output_of_job = info.job_id;
+  } else {
+    f.level = info.reason == ROCKSDB_NAMESPACE::TableFileCreationReason::kFlush ? 0 : f.level;
+  }
+  Publish(state, info.cf_name, cf);
+}
+
+void ShapeListener::OnTableFileDeleted(const ROCKSDB_NAMESPACE::TableFileDeletionInfo& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const auto db = dbs_.find(info.db_name);
+  if (db == dbs_.end()) return;
+  const uint64_t number = FileNumber(info.file_path);
+  for (auto& [name, cf] : db->second.column_families) {
+    if (cf.files.erase(number)) Publish(db->second, name, cf);
+  }
+}
+
+}  // namespace sstfilter

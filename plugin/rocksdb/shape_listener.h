@@ -1,0 +1,135 @@
+// sstfilter.LsmShape: an EventListener that tells sstfilter.LevelAware the
+// shape its column family has now (keys and filter checks per level, and
+// the filter memory the live files hold), so that each new file is planned
+// for the tree as it is, not as a model expects it.
+//
+// Why a listener: a filter policy sees one file at a time (its level, not
+// the tree), and RocksDB gives it no handle on the DB. A listener sees every
+// flush and compaction, and `listeners` is a DBOptions entry that options
+// strings and OPTIONS files carry, so a DB configured only by text (the
+// stock db_bench) gets it too:
+//
+//   [DBOptions]
+//     listeners={sstfilter.LsmShape}
+//
+// What it sees (RocksDB 7.8 to 11.x):
+// - flushes and automatic compactions call back with the DB before and
+//   after the job: the listener reads the live files (GetLiveFilesMetaData:
+//   level, entries, key range) and, for a job about to run, moves its input
+//   files to the output level, so the job's files are planned for the tree
+//   it leaves behind;
+// - DB::CompactFiles calls no DB callback, only OnSubcompactionBegin (input
+//   and output level), OnTableFileCreated and OnTableFileDeleted: the ledger
+//   follows them, moving every L0 file to the output level when L0 is the
+//   input;
+// - the filter bytes of each file it saw created (table properties): what
+//   the live files really spend.
+// Shapes are published by the DB's info log and column family name, the two
+// things FilterBuildingContext names; a DB closed and reopened has a new
+// info log, so no shape outlives its DB. See docs/LEVEL_AWARE.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <rocksdb/env.h>
+#include <rocksdb/listener.h>
+
+#include "plugin/core/level_allocation.h"
+
+namespace sstfilter {
+
+constexpr const char* kShapeListenerId = "sstfilter.LsmShape";
+
+// What the flushes and compactions under way will write into one level:
+// the keys of their inputs (a flush: as many as the last flush), of which
+// those with a known filter size and its bits; a flush adds its keys.
+struct PendingWrite {
+  double keys = 0;
+  double known_keys = 0;
+  double known_filter_bits = 0;
+  bool adds_keys = false;
+};
+
+// One column family as the listener last saw it.
+struct LiveShape {
+  LsmShape levels;            // keys and checks per level, jobs under way applied
+  double keys = 0;            // entries of the live files
+  double known_keys = 0;      // entries of the files whose filter size is known
+  double known_filter_bits = 0;  // filter bytes * 8 of those files
+  std::vector<PendingWrite> pending;  // by output level
+};
+
+// The shape last published for the DB writing to `info_log` and its column
+// family `cf_name`; null if none (no listener, nothing flushed yet, or the
+// DB is gone).
+std::shared_ptr<const LiveShape> FindLiveShape(const ROCKSDB_NAMESPACE::Logger* info_log,
+                                               const std::string& cf_name);
+
+class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
+ public:
+  static const char* kClassName() { return kShapeListenerId; }
+  const char* Name() const override { return kClassName(); }
+
+  void OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
+                    const ROCKSDB_NAMESPACE::FlushJobInfo& info) override;
+  void OnFlushCompleted(ROCKSDB_NAMESPACE::DB* db,
+                        const ROCKSDB_NAMESPACE::FlushJobInfo& info) override;
+  void OnCompactionBegin(ROCKSDB_NAMESPACE::DB* db,
+                         const ROCKSDB_NAMESPACE::CompactionJobInfo& info) override;
+  void OnCompactionCompleted(ROCKSDB_NAMESPACE::DB* db,
+                             const ROCKSDB_NAMESPACE::CompactionJobInfo& info) override;
+  void OnExternalFileIngested(ROCKSDB_NAMESPACE::DB* db,
+                              const ROCKSDB_NAMESPACE::ExternalFileIngestionInfo& info) override;
+  void OnSubcompactionBegin(const ROCKSDB_NAMESPACE::SubcompactionJobInfo& info) override;
+  void OnSubcompactionCompleted(const ROCKSDB_NAMESPACE::SubcompactionJobInfo& info) override;
+  void OnTableFileCreated(const ROCKSDB_NAMESPACE::TableFileCreationInfo& info) override;
+  void OnTableFileDeleted(const ROCKSDB_NAMESPACE::TableFileDeletionInfo& info) override;
+
+ private:
+  struct File {
+    int level = 0;
+    double entries = 0;
+    double filter_bits = -1;  // unknown: written before the listener saw it
+    bool has_range = false;
+    std::string smallest, largest;  // user keys, with has_range
+    int output_of_job = -1;         // written by a job still under way
+  };
+  // A flush or compaction under way: its inputs count at output_level, its
+  // outputs not yet (they are not the whole of it). A flush has no inputs
+  // and counts as one L0 file as large as the last flush.
+  struct Job {
+    int output_level = 0;
+    std::set<uint64_t> inputs;
+    bool is_flush = false;
+    bool db_callbacks = false;  // begun with OnCompactionBegin: ends there too
+  };
+  struct ColumnFamily {
+    std::map<uint64_t, File> files;  // by file number
+    std::map<int, Job> jobs;         // by job id
+    double last_flush_entries = 0;
+  };
+  struct Db {
+    std::weak_ptr<ROCKSDB_NAMESPACE::Logger> info_log;
+    const ROCKSDB_NAMESPACE::Logger* info_log_key = nullptr;
+    std::map<std::string, ColumnFamily> column_families;  // by name
+  };
+
+  // Re-reads every live file of `db` (mu_ held), then publishes each
+  // column family.
+  Db& Refresh(ROCKSDB_NAMESPACE::DB* db);
+  void Publish(const Db& db, const std::string& cf_name, const ColumnFamily& cf) const;
+  // The column family `cf_name` of the only DB that has one (callbacks
+  // without a DB name); null if none or several.
+  std::pair<Db*, ColumnFamily*> FindByColumnFamily(const std::string& cf_name);
+
+  std::mutex mu_;
+  std::map<std::string, Db> dbs_;  // by DB name
+};
+
+}  // namespace sstfilter
