@@ -19,12 +19,12 @@ mkdir -p "$OUT"
 
 # name|flags. default: lsm_bench's own LSM (L0 + L3..L6). shallow: 20k-key
 # flushes into an 8 MiB base level, so L0 and L5 hold ~32% of the keys.
-# deep: 100-key flushes into an 8 KiB base level, L0 + L2..L6. universal:
+# deep: levels 4 times apart (max_bytes_for_level_multiplier), L0 + L2..L6. universal:
 # RocksDB's universal compaction (sorted runs in L0 and L6).
 declare -A FLAGS=(
   [default]=""
   [shallow]="--keys_per_flush=20000 --l0_tail_flushes=1 --level_base_bytes=8388608 --target_file_bytes=2097152"
-  [deep]="--keys_per_flush=100 --level_base_bytes=8192 --target_file_bytes=8192"
+  [deep]="--level_multiplier=4"
   [universal]="--compaction=universal --keys_per_flush=20000 --l0_tail_flushes=1"
 )
 SHAPES="${SHAPES:-default shallow deep universal}"

@@ -118,23 +118,21 @@ DEFINE_uint64(level_base_bytes, 128 << 10,
               "max_bytes_for_level_base: L1's target, or with dynamic level "
               "sizing the most the base level may hold.");
 DEFINE_int32(l0_trigger, 4, "level0_file_num_compaction_trigger.");
+DEFINE_double(level_multiplier, 10, "max_bytes_for_level_multiplier (T).");
 DEFINE_bool(dynamic_level_bytes, true,
             "level_compaction_dynamic_level_bytes (RocksDB's default since "
             "8.4): level targets from the last level up, so the last level "
             "holds ~(T-1)/T of the data. false: static targets from L1 down "
             "(RocksDB 7.8's default), the last level only partly full.");
 DEFINE_string(compaction, "deterministic",
-              "deterministic: leveled compaction picked from data bytes only "
-              "(lsm_compactor.h), the same LSM for every policy; rocksdb: "
-              "RocksDB's automatic compaction, whose shape varies a little "
-              "with each policy's filter size; universal: RocksDB's universal "
-              "compaction, automatic.");
+              "deterministic: leveled, from data bytes only (lsm_compactor.h), "
+              "the same LSM for every policy; rocksdb: RocksDB's leveled "
+              "picker (shapes vary a little); universal: RocksDB's universal.");
 DEFINE_int32(l0_tail_flushes, 2,
               "Memtables written last with automatic compaction paused, so "
               "that L0 holds files when the lookups run.");
 DEFINE_uint64(block_cache_bytes, 0,
-              "Block cache for data blocks; 0: none, so every data block a "
-              "lookup touches is a read from the file.");
+              "Block cache for data blocks; 0: none (every data block is read).");
 DEFINE_int32(ribbon_bloom_before_level, -1,
              "bloom_before_level for rocksdb.Ribbon; -1: Ribbon in every file.");
 DEFINE_string(db_dir, "",
@@ -241,7 +239,7 @@ rdb::Options DbOptions(const PolicySpec& spec) {
   options.target_file_size_base = FLAGS_target_file_bytes;
   options.target_file_size_multiplier = FLAGS_target_file_multiplier;
   options.max_bytes_for_level_base = FLAGS_level_base_bytes;
-  options.max_bytes_for_level_multiplier = 10;
+  options.max_bytes_for_level_multiplier = FLAGS_level_multiplier;
   options.level0_file_num_compaction_trigger = FLAGS_l0_trigger;
   options.level_compaction_dynamic_level_bytes = FLAGS_dynamic_level_bytes;
   options.disable_auto_compactions = FLAGS_compaction == "deterministic";
@@ -347,7 +345,7 @@ double Build(const PolicySpec& spec, const std::string& label, const std::string
   if (built != nullptr) options.listeners.push_back(std::make_shared<BuiltFileRecorder>(built));
   std::unique_ptr<rdb::DB> db = Open(options, dir);
   const uint64_t tail = FLAGS_l0_tail_flushes * FLAGS_keys_per_flush;
-  LeveledCompactor compactor({FLAGS_l0_trigger, FLAGS_level_base_bytes, 10.0,
+  LeveledCompactor compactor({FLAGS_l0_trigger, FLAGS_level_base_bytes, FLAGS_level_multiplier,
                               FLAGS_target_file_bytes, FLAGS_target_file_multiplier,
                               FLAGS_dynamic_level_bytes},
                              built);
@@ -690,14 +688,15 @@ std::string HeaderComment() {
   char buf[512];
   std::snprintf(buf, sizeof(buf),
                 "# keys=%llu value_bytes=%d misses=%llu hits=%llu keys_per_flush=%llu "
-                "target_file=%llu*%d^(L-1) level_base=%llu l0_trigger=%d dynamic_level_bytes=%d compaction=%s block_cache=%llu seed=%llu "
+                "target_file=%llu*%d^(L-1) level_base=%llu T=%g l0_trigger=%d dynamic_level_bytes=%d compaction=%s block_cache=%llu seed=%llu "
                 "build=%s\n",
                 static_cast<unsigned long long>(FLAGS_keys), FLAGS_value_bytes,
                 static_cast<unsigned long long>(FLAGS_misses),
                 static_cast<unsigned long long>(FLAGS_hits),
                 static_cast<unsigned long long>(FLAGS_keys_per_flush),
                 static_cast<unsigned long long>(FLAGS_target_file_bytes), FLAGS_target_file_multiplier,
-                static_cast<unsigned long long>(FLAGS_level_base_bytes), FLAGS_l0_trigger,
+                static_cast<unsigned long long>(FLAGS_level_base_bytes), FLAGS_level_multiplier,
+                FLAGS_l0_trigger,
                 FLAGS_dynamic_level_bytes ? 1 : 0, FLAGS_compaction.c_str(),
                 static_cast<unsigned long long>(FLAGS_block_cache_bytes),
                 static_cast<unsigned long long>(FLAGS_seed),
@@ -768,6 +767,9 @@ void Plot(const std::string& csv, const std::string& png) {
 int Main() {
   if (FLAGS_keys == 0 || FLAGS_keys >= (1ULL << 62)) Fatal("--keys must be positive");
   if (FLAGS_value_bytes < 0 || FLAGS_multiget_batch < 1) Fatal("bad --value_bytes or --multiget_batch");
+  if (!(FLAGS_level_multiplier > 1 && FLAGS_level_multiplier <= 1000)) {
+    Fatal("--level_multiplier must be in (1, 1000]");
+  }
   if (FLAGS_compaction != "deterministic" && FLAGS_compaction != "rocksdb" &&
       FLAGS_compaction != "universal") {
     Fatal("--compaction must be deterministic, rocksdb or universal");

@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <rocksdb/convenience.h>
@@ -174,8 +176,14 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   EXPECT_DOUBLE_EQ(la.PlanningBudget(*ShallowShape(5)), 11.0);
   const LevelPlan capped = la.PlanFor(context(Reason::kFlush, 0, false), over);
   EXPECT_NEAR(capped.filter.bits_per_key, (1.02 * 10 * 1045 - 10500) / 45.0, 1e-9);
-  EXPECT_NEAR(la.HeadroomCap(*over, 0), (1.02 * 10 * 1045 - 10500) / 45.0, 1e-9);
-  EXPECT_EQ(la.HeadroomCap(*over, 5), kMaxBitsPerKey);  // nothing under way there
+  EXPECT_NEAR(la.JobBounds(*over, 0).cap, (1.02 * 10 * 1045 - 10500) / 45.0, 1e-9);
+  EXPECT_NEAR(la.JobBounds(*over, 0).floor, (0.98 * 10 * 1045 - 10500) / 45.0, 1e-9);
+  EXPECT_EQ(la.JobBounds(*over, 5).cap, kMaxBitsPerKey);  // nothing under way there
+  EXPECT_EQ(la.JobBounds(*over, 5).floor, 0);
+  // Live files far under budget: the flush takes at least what brings them
+  // back within 2%, far more than L0's plan.
+  const LevelPlan raised = la.PlanFor(context(Reason::kFlush, 0, false), ShallowShape(9));
+  EXPECT_NEAR(raised.filter.bits_per_key, (0.98 * 10 * 1045 - 9000) / 45.0, 1e-9);
   EXPECT_EQ(capped.filter.kind, FilterKind::kRibbon);
   // A level the shape has no keys in, an ingested file (kMisc, no level),
   // FIFO: the planning budget, as Ribbon.
@@ -278,6 +286,18 @@ class LevelAwareDbTest : public ::testing::Test {
     ASSERT_TRUE(db_->CompactFiles(rdb::CompactionOptions(), l0, output_level).ok());
   }
 
+  // RocksDB 7.8 has no DB::WaitForCompact: poll until no compaction runs
+  // or is pending.
+  void WaitForCompactions() {
+    for (int idle = 0; idle < 2;) {
+      uint64_t running = 0, pending = 0;
+      db_->GetIntProperty("rocksdb.num-running-compactions", &running);
+      db_->GetIntProperty("rocksdb.compaction-pending", &pending);
+      idle = running + pending == 0 ? idle + 1 : 0;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+
   struct FileFilter {
     int level;
     uint64_t entries;
@@ -351,6 +371,50 @@ TEST_F(LevelAwareDbTest, ShallowTreeKeepsTheBudgetAndSplitsIt) {
     EXPECT_TRUE(db_->Get(rdb::ReadOptions(), Key(7, i), &value).IsNotFound());
   }
   EXPECT_GT(stats_->getTickerCount(rdb::BLOOM_FILTER_USEFUL) - useful_before, 2000u * 4);
+}
+
+// RocksDB's own flushes and compactions (the listener's DB callbacks, not
+// DB::CompactFiles): the live files stay within 3% of the budget after
+// every flush of a load, and the shape the listener publishes is the DB's.
+TEST_F(LevelAwareDbTest, AutomaticCompactionsKeepTheBudget) {
+  rdb::Options options = MakeOptions("sstfilter.LevelAware:10");
+  options.disable_auto_compactions = false;
+  options.write_buffer_size = 256 << 10;
+  options.max_bytes_for_level_base = 1 << 20;
+  options.target_file_size_base = 256 << 10;
+  options.level0_file_num_compaction_trigger = 3;
+  Open(options);
+  for (int round = 0; round < 12; ++round) {
+    for (int i = 0; i < 4000; ++i) {
+      const std::string key = Key(round % 8, (round / 8) * 4000 + i, 18000);
+      ASSERT_TRUE(db_->Put(rdb::WriteOptions(), key, std::string(40, 'v')).ok());
+    }
+    ASSERT_TRUE(db_->Flush(rdb::FlushOptions()).ok());
+    WaitForCompactions();
+    EXPECT_NEAR(BitsPerKey(Files()), 10.0, 0.3) << "after round " << round;
+  }
+  const auto shape = FindLiveShape(db_->GetDBOptions().info_log.get(), "default");
+  ASSERT_NE(shape, nullptr);
+  double keys = 0;
+  for (const FileFilter& f : Files()) keys += f.entries;
+  EXPECT_NEAR(shape->keys, keys, 0.01 * keys);
+  EXPECT_GT(shape->known_keys, 0);
+}
+
+// A shape belongs to its DB: once the DB is closed and its info log gone,
+// nothing is published under it any more.
+TEST_F(LevelAwareDbTest, NoShapeOutlivesItsDb) {
+  Open(MakeOptions("sstfilter.LevelAware:10"));
+  WriteBatchTo(0, 0);
+  std::shared_ptr<rdb::Logger> info_log = db_->GetDBOptions().info_log;
+  const rdb::Logger* key = info_log.get();
+  EXPECT_NE(FindLiveShape(key, "default"), nullptr);
+  EXPECT_EQ(FindLiveShape(key, "no such column family"), nullptr);
+  EXPECT_EQ(FindLiveShape(nullptr, "default"), nullptr);
+  ASSERT_TRUE(db_->Close().ok());
+  db_.reset();
+  info_log.reset();  // the last owner
+  EXPECT_EQ(FindLiveShape(key, "default"), nullptr);
 }
 
 // Without the listener the shape is unknown: every file gets the budget,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstddef>
 #include <limits>
 #include <unordered_map>
@@ -130,15 +131,21 @@ double LevelAwarePolicy::PlanningBudget(const LiveShape& shape) const {
   return std::clamp(corrected, 0.9 * budget, 1.1 * budget);
 }
 
-double LevelAwarePolicy::HeadroomCap(const LiveShape& shape, int level) const {
-  if (static_cast<size_t>(level) >= shape.pending.size()) return kMaxBitsPerKey;
+LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(const LiveShape& shape, int level) const {
+  Bounds bounds{0.0, kMaxBitsPerKey};
+  if (static_cast<size_t>(level) >= shape.pending.size()) return bounds;
   const PendingWrite& w = shape.pending[level];
-  if (!(w.keys > 0)) return kMaxBitsPerKey;
+  if (!(w.keys > 0)) return bounds;
   const double budget = BudgetBitsPerKey();
   const double spent = shape.known_filter_bits + (shape.keys - shape.known_keys) * budget;
   const double freed = w.adds_keys ? 0 : w.known_filter_bits + (w.keys - w.known_keys) * budget;
   const double keys_after = shape.keys + (w.adds_keys ? w.keys : 0);
-  return ((1 + kHeadroom) * budget * keys_after - spent + freed) / w.keys;
+  // The bits per key of the job's keys that leave the live files at
+  // (1 + x) times the budget.
+  auto at = [&](double x) { return ((1 + x) * budget * keys_after - spent + freed) / w.keys; };
+  bounds.floor = at(-kHeadroom);
+  bounds.cap = at(kHeadroom);
+  return bounds;
 }
 
 std::shared_ptr<const std::vector<LevelPlan>> LevelAwarePolicy::ShapePlan(
@@ -186,11 +193,13 @@ LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
   }
   LevelPlan planned = (*plan)[level];
   // Files already written keep their bits, however the shape has changed
-  // since: a job may spend no more than keeps the live files within
-  // kHeadroom of the budget once it replaces its inputs.
-  const double cap = HeadroomCap(*shape, level);
-  if (planned.has_filter && planned.filter.bits_per_key > cap) {
-    planned = UniformPlan(std::max(cap, kMinBitsPerKey));
+  // since: a job may take the live files no further than kHeadroom from
+  // the budget once it replaces its inputs, above (overspending) nor below
+  // (a job that rewrites most of the DB sets most of its memory).
+  const Bounds bounds = JobBounds(*shape, level);
+  const double bits = std::min(std::max(planned.filter.bits_per_key, bounds.floor), bounds.cap);
+  if (planned.has_filter && bits != planned.filter.bits_per_key) {
+    planned = UniformPlan(std::clamp(bits, kMinBitsPerKey, kMaxBitsPerKey));
     planned.key_share = (*plan)[level].key_share;
     planned.checks = (*plan)[level].checks;
   }
@@ -210,6 +219,29 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* LevelAwarePolicy::GetBuilderWithContext(
                            kLevelAwareId, kShapeListenerId);
   }
   const LevelPlan plan = PlanFor(context, shape);
+  if (context.info_log != nullptr) {
+    // One line per file in the DB's LOG: what the plan saw and chose.
+    std::string levels;
+    if (shape != nullptr) {
+      for (size_t i = 0; i < shape->levels.size(); ++i) {
+        if (!(shape->levels[i].keys > 0)) continue;
+        char buf[64];
+        std::snprintf(buf, sizeof(buf), " L%zu:%.0f/%.2f", i, shape->levels[i].keys,
+                      shape->levels[i].checks);
+        levels += buf;
+      }
+    }
+    ROCKSDB_NAMESPACE::Log(
+        ROCKSDB_NAMESPACE::InfoLogLevel::INFO_LEVEL, context.info_log,
+        "%s: L%d file: %s %.3f bits/key; shape (keys/checks)%s; live %.3f bits/key, "
+        "planning budget %.3f, cap %.3f",
+        kLevelAwareId, context.level_at_creation, plan.has_filter ? KindName(plan.filter.kind) : "no filter",
+        plan.has_filter ? plan.filter.bits_per_key : 0.0, shape ? levels.c_str() : " unknown",
+        shape && shape->keys > 0 ? (shape->known_filter_bits + (shape->keys - shape->known_keys) * BudgetBitsPerKey()) / shape->keys : 0.0,
+        shape ? PlanningBudget(*shape) : BudgetBitsPerKey(),
+        shape && context.level_at_creation >= 0 ? JobBounds(*shape, context.level_at_creation).cap
+                                                 : kMaxBitsPerKey);
+  }
   if (!plan.has_filter) return nullptr;  // bottommost_bits_per_key=0
   return NewBuilder(plan.filter, context);
 }

@@ -64,10 +64,15 @@ class LevelAwarePolicy : public SstFilterPolicy {
   // the new ones, come back to bits_per_key: the live files' real filter
   // memory against the budget, within 10% of it.
   double PlanningBudget(const LiveShape& shape) const;
-  // The most bits per key the job writing into `level` (shape.pending) may
-  // give its files and keep the live files within 2% of the budget once
-  // they replace its inputs; kMaxBitsPerKey when no job is known there.
-  double HeadroomCap(const LiveShape& shape, int level) const;
+  // The fewest and most bits per key the job writing into `level`
+  // (shape.pending) may give its files and keep the live files within 2%
+  // of the budget once they replace its inputs; [0, kMaxBitsPerKey] when no
+  // job is known there.
+  struct Bounds {
+    double floor;
+    double cap;
+  };
+  Bounds JobBounds(const LiveShape& shape, int level) const;
 
  private:
   // The plan for `shape` at `budget`, computed once per published shape.

@@ -35,6 +35,10 @@ std::map<std::pair<const Logger*, std::string>, Published>& Registry() {
   return *registry;
 }
 
+// Flushes whose L0 the plans average over: a few fill-and-drain cycles of
+// L0 at RocksDB's default level0_file_num_compaction_trigger of 4.
+constexpr size_t kL0Samples = 8;
+
 // "…/000123.sst" -> 123; 0 if the name has no number.
 uint64_t FileNumber(const std::string& path) {
   const size_t slash = path.find_last_of('/');
@@ -115,6 +119,18 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
     }
   }
   shape->levels = ShapeOfFiles(files);
+  if (!cf.l0_samples.empty()) {
+    // Plan for L0 at least as large as it has been on average: the files
+    // written while it is small then leave room for the L0 files to come.
+    LevelLoad mean;
+    for (const LevelLoad& l0 : cf.l0_samples) {
+      mean.keys += l0.keys / static_cast<double>(cf.l0_samples.size());
+      mean.checks += l0.checks / static_cast<double>(cf.l0_samples.size());
+    }
+    if (shape->levels.empty()) shape->levels.resize(1);
+    shape->levels[0].keys = std::max(shape->levels[0].keys, mean.keys);
+    shape->levels[0].checks = std::max(shape->levels[0].checks, mean.checks);
+  }
   for (const auto& [id, job] : cf.jobs) {
     const size_t level = static_cast<size_t>(std::max(job.output_level, 0));
     if (shape->pending.size() <= level) shape->pending.resize(level + 1);
@@ -157,6 +173,15 @@ void ShapeListener::OnFlushBegin(DB* db, const ROCKSDB_NAMESPACE::FlushJobInfo& 
   std::lock_guard<std::mutex> lock(mu_);
   Db& state = Refresh(db);
   ColumnFamily& cf = state.column_families[info.cf_name];
+  std::vector<ShapeFile> files;  // as lookups saw it while this memtable filled
+  for (const auto& [number, f] : cf.files) {
+    if (f.output_of_job < 0) {
+      files.push_back(ShapeFile{f.level, f.entries, f.has_range, f.smallest, f.largest});
+    }
+  }
+  const LsmShape now = ShapeOfFiles(files);
+  cf.l0_samples.push_back(now.empty() ? LevelLoad{} : now[0]);
+  if (cf.l0_samples.size() > kL0Samples) cf.l0_samples.pop_front();
   Job& job = cf.jobs[info.job_id];
   job.is_flush = true;
   job.db_callbacks = true;

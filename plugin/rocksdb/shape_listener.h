@@ -30,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -113,6 +114,9 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
     std::map<uint64_t, File> files;  // by file number
     std::map<int, Job> jobs;         // by job id
     double last_flush_entries = 0;
+    // L0 as the last kL0Samples flushes found it: L0 fills and drains every
+    // few flushes, and a plan made while it is empty must leave room for it.
+    std::deque<LevelLoad> l0_samples;
   };
   struct Db {
     std::weak_ptr<ROCKSDB_NAMESPACE::Logger> info_log;

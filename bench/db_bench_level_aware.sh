@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# sstfilter.LevelAware in the stock db_bench, configured only by an OPTIONS
+# file (LD_PRELOAD of libsstfilter.so), on RocksDB's own shape: random
+# 20-byte keys and 400-byte values, default 64 MiB memtables and SST files,
+# 256 MiB base level, dynamic level sizing, direct reads. The first run
+# fills NUM keys with LevelAware at BITS and the sstfilter.LsmShape
+# listener, sampling the live files' filter bits per key with
+# `sstfilter inspect` while it loads; the second run is sstfilter.Ribbon at
+# the bits per key LevelAware really spent. Each run then looks up READS
+# absent keys (readmissing). Prints per run: files per level, bits per key,
+# wasted reads per miss, and the highest and lowest bits per key sampled
+# during the load; writes OUT_DIR/db_bench_level_aware.csv.
+#
+#   bash bench/db_bench_level_aware.sh [BITS] [NUM] [READS] [OUT_DIR]
+#   (defaults 10, 4000000, 200000, out/; DB_DIR for the databases' parent,
+#   default a fresh directory under /tmp; needs ~2 GB per 4M keys)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BITS="${1:-10}"
+NUM="${2:-4000000}"
+READS="${3:-200000}"
+OUT="${4:-$ROOT/out}"
+BUILD="${SSTFILTER_BUILD_DIR:-$ROOT/build}"
+LIB="$BUILD/libsstfilter.so"
+TOOL="$BUILD/sstfilter"
+[ -f "$LIB" ] && [ -x "$TOOL" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
+command -v db_bench >/dev/null || { echo "db_bench missing: apt-get install rocksdb-tools" >&2; exit 1; }
+mkdir -p "$OUT"
+WORK="$(mktemp -d "${DB_DIR:-/tmp}/sstfilter-db-bench-la.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+need_kb=$((NUM / 2000 * 1024))  # ~500 bytes per key on disk, twice over
+free_kb="$(df -Pk "$WORK" | awk 'NR == 2 { print $4 }')"
+if [ "$free_kb" -lt "$need_kb" ]; then
+  echo "not enough disk under $WORK: $((free_kb / 1024)) MiB free, $((need_kb / 1024)) MiB needed" >&2
+  exit 1
+fi
+
+write_options() {  # $1: filter_policy value
+  cat > "$WORK/OPTIONS" <<OPTS
+[Version]
+  rocksdb_version=7.8.3
+  options_file_version=1.1
+[DBOptions]
+  create_if_missing=true
+  max_background_jobs=2
+  use_direct_reads=true
+  listeners={sstfilter.LsmShape}
+[CFOptions "default"]
+  level_compaction_dynamic_level_bytes=true
+[TableOptions/BlockBasedTable "default"]
+  filter_policy=$1
+OPTS
+}
+
+ticker() { sed -n "s/^rocksdb\.$1 COUNT : //p" "$2" | head -1; }
+
+bits_now() {  # live files' filter bits per key, or empty
+  "$TOOL" inspect --json --progress=never --nochecksums "$WORK/db" 2>/dev/null | tr -d ' \n' |
+    grep -o '"total":{[^}]*}' | grep -o '"bits_per_key":[0-9.]*' | cut -d: -f2
+}
+
+run_policy() {  # $1: label, $2: filter_policy value
+  local label="$1"
+  write_options "$2"
+  rm -rf "$WORK/db"
+  echo "[db_bench_level_aware] $label: fillrandom $NUM keys" >&2
+  LD_PRELOAD="$LIB" db_bench --db="$WORK/db" --options_file="$WORK/OPTIONS" --num="$NUM" \
+    --key_size=20 --value_size=400 --seed=1 --benchmarks=fillrandom,waitforcompaction \
+    < /dev/null > "$OUT/db_bench_la_${label}_fill.txt" 2>&1 &
+  local pid=$! lo="" hi=""
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 15
+    local b; b="$(bits_now || true)"
+    if [ -n "$b" ]; then
+      echo "[db_bench_level_aware] $label: loading, live files at $b bits/key" >&2
+      lo="$(awk -v a="${lo:-$b}" -v b="$b" 'BEGIN { print (b < a ? b : a) }')"
+      hi="$(awk -v a="${hi:-$b}" -v b="$b" 'BEGIN { print (b > a ? b : a) }')"
+    fi
+  done
+  wait "$pid" || { cat "$OUT/db_bench_la_${label}_fill.txt" >&2; exit 1; }
+  echo "[db_bench_level_aware] $label: readmissing $READS" >&2
+  LD_PRELOAD="$LIB" db_bench --db="$WORK/db" --options_file="$WORK/OPTIONS" --num="$NUM" \
+    --key_size=20 --value_size=400 --seed=1 --use_existing_db --benchmarks=readmissing \
+    --reads="$READS" --statistics < /dev/null > "$OUT/db_bench_la_${label}_read.txt" 2>&1
+  "$TOOL" inspect --progress=never "$WORK/db" > "$OUT/db_bench_la_${label}_inspect.txt" 2>&1 || true
+  local out="$OUT/db_bench_la_${label}_read.txt"
+  local fp=$(( $(ticker bloom.filter.full.positive "$out") - $(ticker bloom.filter.full.true.positive "$out") ))
+  BITS_AFTER="$(bits_now)"
+  SHAPE="$(awk '$1 ~ /^L[0-9]+$/ && NF >= 7 && $2 ~ /^[0-9]+$/ { printf "%s%s:%s", sep, $1, $2; sep = "/" }' \
+    "$OUT/db_bench_la_${label}_inspect.txt" | head -1)"
+  WASTED="$(awk -v f="$fp" -v n="$READS" 'BEGIN { printf "%.5f", f / n }')"
+  echo "$label,$SHAPE,$BITS_AFTER,${lo:-},${hi:-},$WASTED" >> "$OUT/db_bench_level_aware.csv"
+  printf '%-22s %-28s %8s %8s %8s %10s\n' "$label" "$SHAPE" "$BITS_AFTER" "${lo:--}" "${hi:--}" "$WASTED"
+}
+
+echo "policy,files_per_level,bits_per_key,load_min_bits_per_key,load_max_bits_per_key,wasted_reads_per_miss" \
+  > "$OUT/db_bench_level_aware.csv"
+printf '%-22s %-28s %8s %8s %8s %10s\n' policy files_per_level bits load_min load_max wasted
+run_policy "LevelAware:$BITS" "sstfilter.LevelAware:$BITS"
+run_policy "Ribbon:$BITS_AFTER" "sstfilter.Ribbon:$BITS_AFTER"
+echo "[db_bench_level_aware] wrote $OUT/db_bench_level_aware.csv" >&2
