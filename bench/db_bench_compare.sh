@@ -49,7 +49,7 @@ trap 'rm -rf "$WORK"' EXIT
 # takes the file's options over its flags. Unlike lsm_bench's, db_bench's
 # compactions run behind the writes, so the shape, and with it the filters a
 # miss consults (checks_per_miss), differs from run to run by ~±15%.
-write_options() {  # $1: filter_policy line or empty
+write_options() {  # $1: filter_policy line or empty; $2: a DBOptions line or empty
   cat > "$WORK/OPTIONS" <<OPTS
 [Version]
   rocksdb_version=7.8.3
@@ -57,6 +57,7 @@ write_options() {  # $1: filter_policy line or empty
 [DBOptions]
   create_if_missing=true
   max_background_jobs=2
+  $2
 [CFOptions "default"]
   write_buffer_size=163840
   target_file_size_base=65536
@@ -102,7 +103,9 @@ while read -r policy budget setting; do
                     else
                       write_options "filter_policy=ribbonfilter:$setting:-1"; flags=()
                     fi ;;
-    *)              write_options "filter_policy=$setting"; flags=(); expect="$policy"; preload="$LIB" ;;
+    # sstfilter.LevelAware plans from the shape sstfilter.LsmShape shows it.
+    *)              write_options "filter_policy=$setting" "listeners={sstfilter.LsmShape}"
+                    flags=(); expect="$policy"; preload="$LIB" ;;
   esac
   run() {  # $1: label, rest: db_bench arguments
     local label="$1"; shift
