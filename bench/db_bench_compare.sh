@@ -57,7 +57,7 @@ write_options() {  # $1: filter_policy line or empty; $2: a DBOptions line or em
 [DBOptions]
   create_if_missing=true
   max_background_jobs=2
-  $2
+  ${2:-}
 [CFOptions "default"]
   write_buffer_size=163840
   target_file_size_base=65536
