@@ -24,6 +24,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/table_properties.h>
 
+#include "plugin/core/level_allocation.h"
 #include "plugin/rocksdb/bits_builder.h"
 #include "plugin/rocksdb/compat.h"
 #include "plugin/tools/inspect_command.h"
@@ -148,6 +149,14 @@ TEST_P(InspectPolicyTest, ListsEveryFileWithItsLevelAndFilter) {
   EXPECT_EQ(in.levels[0].level, 0);
   EXPECT_EQ(in.levels[0].files, 2u);
   EXPECT_GT(in.column_families[0].wasted_reads_per_miss, 0);
+  // Beside it, the same memory spread uniformly as Ribbon (two L0 files and
+  // one deeper level checked) and Monkey's optimum, which no real filter
+  // reaches.
+  const Totals& cf = in.column_families[0];
+  EXPECT_NEAR(cf.uniform_ribbon_wasted_reads,
+              3 * PlannedFpRate(FilterKind::kRibbon, cf.BitsPerKey()), 1e-12);
+  EXPECT_LT(cf.optimal_wasted_reads, cf.uniform_ribbon_wasted_reads);
+  EXPECT_LT(cf.optimal_wasted_reads, cf.wasted_reads_per_miss);
   std::ostringstream out, err;
   InspectOptions options_text;
   options_text.paths = {dir.path()};
@@ -155,6 +164,7 @@ TEST_P(InspectPolicyTest, ListsEveryFileWithItsLevelAndFilter) {
   EXPECT_EQ(RunInspect(options_text, out, err), 0);
   EXPECT_NE(out.str().find("no warnings"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find(c.policy_name), std::string::npos);
+  EXPECT_NE(out.str().find("x the optimum"), std::string::npos) << out.str();
 }
 
 INSTANTIATE_TEST_SUITE_P(
