@@ -71,7 +71,7 @@ run_policy() {  # $1: label, $2: filter_policy value
   while kill -0 "$pid" 2>/dev/null; do
     sleep 15
     local b; b="$(bits_now || true)"
-    if [ -n "$b" ]; then
+    if [ -n "$b" ] && awk -v b="$b" 'BEGIN { exit !(b > 0) }'; then  # files with filters yet
       echo "[db_bench_level_aware] $label: loading, live files at $b bits/key" >&2
       lo="$(awk -v a="${lo:-$b}" -v b="$b" 'BEGIN { print (b < a ? b : a) }')"
       hi="$(awk -v a="${hi:-$b}" -v b="$b" 'BEGIN { print (b > a ? b : a) }')"
@@ -83,6 +83,8 @@ run_policy() {  # $1: label, $2: filter_policy value
     --key_size=20 --value_size=400 --seed=1 --use_existing_db --benchmarks=readmissing \
     --reads="$READS" --statistics < /dev/null > "$OUT/db_bench_la_${label}_read.txt" 2>&1
   "$TOOL" inspect --progress=never "$WORK/db" > "$OUT/db_bench_la_${label}_inspect.txt" 2>&1 || true
+  # LevelAware's plan for every file it built (one LOG line each).
+  grep 'sstfilter.LevelAware: L' "$WORK/db/LOG" > "$OUT/db_bench_la_${label}_plans.txt" || true
   local out="$OUT/db_bench_la_${label}_read.txt"
   local fp=$(( $(ticker bloom.filter.full.positive "$out") - $(ticker bloom.filter.full.true.positive "$out") ))
   BITS_AFTER="$(bits_now)"

@@ -25,7 +25,13 @@ namespace {
 constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
 // How far over the budget a job may take the live files (the new filters'
 // fixed costs come on top).
-constexpr double kHeadroom = 0.02;
+constexpr double kHeadroom = 0.025;
+// Filter bits the files of `keys` entries hold, `known_bits` for the
+// `known_keys` whose filter size is known and the budget for the rest.
+double SpentBits(double keys, double known_keys, double known_bits, double budget) {
+  return known_bits + (keys - known_keys) * budget;
+}
+
 // The ranges the shape options were checked against, as before.
 constexpr double kMaxLevelSizeRatio = 1000.0;
 constexpr int kMaxPopulatedLevels = 64;
@@ -124,10 +130,15 @@ Status LevelAwarePolicy::ValidateOptions(const ROCKSDB_NAMESPACE::DBOptions& db_
 
 double LevelAwarePolicy::PlanningBudget(const LiveShape& shape) const {
   const double budget = BudgetBitsPerKey();
-  if (!(shape.keys > 0)) return budget;
-  // Files the listener did not see written count as spending the budget.
-  const double spent = shape.known_filter_bits + (shape.keys - shape.known_keys) * budget;
-  const double corrected = 2 * budget - spent / shape.keys;
+  // The memory the live files hold on average over the last flushes, or
+  // now; files the listener did not see written count as the budget.
+  const bool sampled = shape.sampled_keys > 0;
+  const double keys = sampled ? shape.sampled_keys : shape.keys;
+  if (!(keys > 0)) return budget;
+  const double spent =
+      sampled ? SpentBits(keys, shape.sampled_known_keys, shape.sampled_known_filter_bits, budget)
+              : SpentBits(keys, shape.known_keys, shape.known_filter_bits, budget);
+  const double corrected = 2 * budget - spent / keys;
   return std::clamp(corrected, 0.9 * budget, 1.1 * budget);
 }
 
@@ -137,8 +148,9 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(const LiveShape& shape, int
   const PendingWrite& w = shape.pending[level];
   if (!(w.keys > 0)) return bounds;
   const double budget = BudgetBitsPerKey();
-  const double spent = shape.known_filter_bits + (shape.keys - shape.known_keys) * budget;
-  const double freed = w.adds_keys ? 0 : w.known_filter_bits + (w.keys - w.known_keys) * budget;
+  const double spent = SpentBits(shape.keys, shape.known_keys, shape.known_filter_bits, budget);
+  const double freed =
+      w.adds_keys ? 0 : SpentBits(w.keys, w.known_keys, w.known_filter_bits, budget);
   const double keys_after = shape.keys + (w.adds_keys ? w.keys : 0);
   // The bits per key of the job's keys that leave the live files at
   // (1 + x) times the budget.
@@ -206,6 +218,35 @@ LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
   return planned;
 }
 
+void LevelAwarePolicy::LogPlan(const FilterBuildingContext& context, const LiveShape* shape,
+                               const LevelPlan& plan) const {
+  std::string levels = " unknown";
+  double live = 0, planning = BudgetBitsPerKey(), cap = kMaxBitsPerKey;
+  if (shape != nullptr) {
+    levels.clear();
+    for (size_t i = 0; i < shape->levels.size(); ++i) {
+      if (!(shape->levels[i].keys > 0)) continue;
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), " L%zu:%.0f/%.2f", i, shape->levels[i].keys,
+                    shape->levels[i].checks);
+      levels += buf;
+    }
+    if (shape->keys > 0) {
+      live = SpentBits(shape->keys, shape->known_keys, shape->known_filter_bits,
+                       BudgetBitsPerKey()) / shape->keys;
+    }
+    planning = PlanningBudget(*shape);
+    if (context.level_at_creation >= 0) cap = JobBounds(*shape, context.level_at_creation).cap;
+  }
+  ROCKSDB_NAMESPACE::Log(ROCKSDB_NAMESPACE::InfoLogLevel::INFO_LEVEL, context.info_log,
+                         "%s: L%d file: %s %.3f bits/key; shape (keys/checks)%s; live %.3f "
+                         "bits/key, planning budget %.3f, cap %.3f",
+                         kLevelAwareId, context.level_at_creation,
+                         plan.has_filter ? KindName(plan.filter.kind) : "no filter",
+                         plan.has_filter ? plan.filter.bits_per_key : 0.0, levels.c_str(), live,
+                         planning, cap);
+}
+
 ROCKSDB_NAMESPACE::FilterBitsBuilder* LevelAwarePolicy::GetBuilderWithContext(
     const FilterBuildingContext& context) const {
   if (!ConfigError().empty()) return nullptr;  // see SstFilterPolicy
@@ -219,29 +260,7 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* LevelAwarePolicy::GetBuilderWithContext(
                            kLevelAwareId, kShapeListenerId);
   }
   const LevelPlan plan = PlanFor(context, shape);
-  if (context.info_log != nullptr) {
-    // One line per file in the DB's LOG: what the plan saw and chose.
-    std::string levels;
-    if (shape != nullptr) {
-      for (size_t i = 0; i < shape->levels.size(); ++i) {
-        if (!(shape->levels[i].keys > 0)) continue;
-        char buf[64];
-        std::snprintf(buf, sizeof(buf), " L%zu:%.0f/%.2f", i, shape->levels[i].keys,
-                      shape->levels[i].checks);
-        levels += buf;
-      }
-    }
-    ROCKSDB_NAMESPACE::Log(
-        ROCKSDB_NAMESPACE::InfoLogLevel::INFO_LEVEL, context.info_log,
-        "%s: L%d file: %s %.3f bits/key; shape (keys/checks)%s; live %.3f bits/key, "
-        "planning budget %.3f, cap %.3f",
-        kLevelAwareId, context.level_at_creation, plan.has_filter ? KindName(plan.filter.kind) : "no filter",
-        plan.has_filter ? plan.filter.bits_per_key : 0.0, shape ? levels.c_str() : " unknown",
-        shape && shape->keys > 0 ? (shape->known_filter_bits + (shape->keys - shape->known_keys) * BudgetBitsPerKey()) / shape->keys : 0.0,
-        shape ? PlanningBudget(*shape) : BudgetBitsPerKey(),
-        shape && context.level_at_creation >= 0 ? JobBounds(*shape, context.level_at_creation).cap
-                                                 : kMaxBitsPerKey);
-  }
+  if (context.info_log != nullptr) LogPlan(context, shape.get(), plan);
   if (!plan.has_filter) return nullptr;  // bottommost_bits_per_key=0
   return NewBuilder(plan.filter, context);
 }

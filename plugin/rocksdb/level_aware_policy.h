@@ -61,11 +61,12 @@ class LevelAwarePolicy : public SstFilterPolicy {
   LevelPlan PlanFor(const ROCKSDB_NAMESPACE::FilterBuildingContext& context,
                     const std::shared_ptr<const LiveShape>& shape) const;
   // The budget the plan for `shape` spends so that the live files, with
-  // the new ones, come back to bits_per_key: the live files' real filter
-  // memory against the budget, within 10% of it.
+  // the new ones, come back to bits_per_key: 2 * bits_per_key minus the
+  // bits per key the live files held on average over the last flushes
+  // (or hold now, before the first), within 10% of bits_per_key.
   double PlanningBudget(const LiveShape& shape) const;
   // The fewest and most bits per key the job writing into `level`
-  // (shape.pending) may give its files and keep the live files within 2%
+  // (shape.pending) may give its files and keep the live files within 2.5%
   // of the budget once they replace its inputs; [0, kMaxBitsPerKey] when no
   // job is known there.
   struct Bounds {
@@ -75,6 +76,9 @@ class LevelAwarePolicy : public SstFilterPolicy {
   Bounds JobBounds(const LiveShape& shape, int level) const;
 
  private:
+  // One line in the DB's LOG per planned file: what the plan saw and chose.
+  void LogPlan(const ROCKSDB_NAMESPACE::FilterBuildingContext& context, const LiveShape* shape,
+               const LevelPlan& plan) const;
   // The plan for `shape` at `budget`, computed once per published shape.
   std::shared_ptr<const std::vector<LevelPlan>> ShapePlan(
       const std::shared_ptr<const LiveShape>& shape) const;

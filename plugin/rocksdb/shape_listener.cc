@@ -35,9 +35,9 @@ std::map<std::pair<const Logger*, std::string>, Published>& Registry() {
   return *registry;
 }
 
-// Flushes whose L0 the plans average over: a few fill-and-drain cycles of
-// L0 at RocksDB's default level0_file_num_compaction_trigger of 4.
-constexpr size_t kL0Samples = 8;
+// Flushes whose L0 and memory the plans average over: a few fill-and-drain
+// cycles of L0 at RocksDB's default level0_file_num_compaction_trigger of 4.
+constexpr size_t kSamples = 8;
 
 // "…/000123.sst" -> 123; 0 if the name has no number.
 uint64_t FileNumber(const std::string& path) {
@@ -119,17 +119,20 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
     }
   }
   shape->levels = ShapeOfFiles(files);
-  if (!cf.l0_samples.empty()) {
-    // Plan for L0 at least as large as it has been on average: the files
-    // written while it is small then leave room for the L0 files to come.
+  if (!cf.samples.empty()) {
+    // Plan for L0 as large as it has been on average: files written while
+    // it is small then leave room for the L0 files to come, and those
+    // written while it is large do not take the room of the levels below.
     LevelLoad mean;
-    for (const LevelLoad& l0 : cf.l0_samples) {
-      mean.keys += l0.keys / static_cast<double>(cf.l0_samples.size());
-      mean.checks += l0.checks / static_cast<double>(cf.l0_samples.size());
+    for (const ColumnFamily::Sample& sample : cf.samples) {
+      mean.keys += sample.l0.keys / static_cast<double>(cf.samples.size());
+      mean.checks += sample.l0.checks / static_cast<double>(cf.samples.size());
+      shape->sampled_keys += sample.keys;
+      shape->sampled_known_keys += sample.known_keys;
+      shape->sampled_known_filter_bits += sample.known_filter_bits;
     }
     if (shape->levels.empty()) shape->levels.resize(1);
-    shape->levels[0].keys = std::max(shape->levels[0].keys, mean.keys);
-    shape->levels[0].checks = std::max(shape->levels[0].checks, mean.checks);
+    shape->levels[0] = mean;
   }
   for (const auto& [id, job] : cf.jobs) {
     const size_t level = static_cast<size_t>(std::max(job.output_level, 0));
@@ -174,14 +177,20 @@ void ShapeListener::OnFlushBegin(DB* db, const ROCKSDB_NAMESPACE::FlushJobInfo& 
   Db& state = Refresh(db);
   ColumnFamily& cf = state.column_families[info.cf_name];
   std::vector<ShapeFile> files;  // as lookups saw it while this memtable filled
+  ColumnFamily::Sample sample;
   for (const auto& [number, f] : cf.files) {
-    if (f.output_of_job < 0) {
-      files.push_back(ShapeFile{f.level, f.entries, f.has_range, f.smallest, f.largest});
+    if (f.output_of_job >= 0) continue;
+    files.push_back(ShapeFile{f.level, f.entries, f.has_range, f.smallest, f.largest});
+    sample.keys += f.entries;
+    if (f.filter_bits >= 0) {
+      sample.known_keys += f.entries;
+      sample.known_filter_bits += f.filter_bits;
     }
   }
   const LsmShape now = ShapeOfFiles(files);
-  cf.l0_samples.push_back(now.empty() ? LevelLoad{} : now[0]);
-  if (cf.l0_samples.size() > kL0Samples) cf.l0_samples.pop_front();
+  sample.l0 = now.empty() ? LevelLoad{} : now[0];
+  cf.samples.push_back(sample);
+  if (cf.samples.size() > kSamples) cf.samples.pop_front();
   Job& job = cf.jobs[info.job_id];
   job.is_flush = true;
   job.db_callbacks = true;

@@ -64,6 +64,11 @@ struct LiveShape {
   double known_keys = 0;      // entries of the files whose filter size is known
   double known_filter_bits = 0;  // filter bytes * 8 of those files
   std::vector<PendingWrite> pending;  // by output level
+  // Sums over the live files as the last few flushes found them (zero
+  // before the first): the memory they hold on average.
+  double sampled_keys = 0;
+  double sampled_known_keys = 0;
+  double sampled_known_filter_bits = 0;
 };
 
 // The shape last published for the DB writing to `info_log` and its column
@@ -114,9 +119,14 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
     std::map<uint64_t, File> files;  // by file number
     std::map<int, Job> jobs;         // by job id
     double last_flush_entries = 0;
-    // L0 as the last kL0Samples flushes found it: L0 fills and drains every
-    // few flushes, and a plan made while it is empty must leave room for it.
-    std::deque<LevelLoad> l0_samples;
+    // The live files as the last flushes found them (kSamples): L0 fills
+    // and drains every few flushes, and so does the memory the live files
+    // hold; plans follow the average, not the moment.
+    struct Sample {
+      LevelLoad l0;
+      double keys = 0, known_keys = 0, known_filter_bits = 0;
+    };
+    std::deque<Sample> samples;
   };
   struct Db {
     std::weak_ptr<ROCKSDB_NAMESPACE::Logger> info_log;
