@@ -1,0 +1,142 @@
+// device_latency: what one 4 KiB random read costs on this machine's disk,
+// direct (O_DIRECT, what RocksDB's use_direct_reads does for a block that
+// misses the block cache) and through the OS page cache. A wasted read per
+// miss costs one such read, so every wasted-reads figure of the benchmarks
+// turns into time with it (docs/BENCHMARKS.md, "The device").
+//
+//   ./build/bench/device_latency --dir=/var/tmp --file_mib=1024 --reads=5000
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench/flag_help.h"
+
+DEFINE_string(dir, "/var/tmp",
+              "Directory on the device to measure (a file is written there, then removed); "
+              "not a tmpfs, which has no O_DIRECT.");
+DEFINE_uint64(file_mib, 1024, "Size of the file read from, MiB: larger than the page cache's "
+                              "share of it makes no difference to direct reads.");
+DEFINE_uint64(reads, 5000, "Random reads per mode.");
+DEFINE_uint64(block_bytes, 4096, "Bytes per read (RocksDB's default block size), a multiple of 4096.");
+DEFINE_uint64(seed, 1, "Seed for the read offsets.");
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] void Die(const std::string& what) {
+  std::fprintf(stderr, "[device_latency] error: %s: %s\n", what.c_str(), std::strerror(errno));
+  std::exit(1);
+}
+
+struct Summary {
+  double median_us, mean_us, p99_us, p999_us;
+};
+
+Summary Summarize(std::vector<double> us) {
+  std::sort(us.begin(), us.end());
+  double sum = 0;
+  for (double v : us) sum += v;
+  auto at = [&](double q) { return us[std::min(us.size() - 1, static_cast<size_t>(q * us.size()))]; };
+  return {at(0.5), sum / us.size(), at(0.99), at(0.999)};
+}
+
+// Reads FLAGS_reads random aligned blocks of `fd`; microseconds each.
+std::vector<double> TimeReads(int fd, uint64_t blocks, const char* label) {
+  void* raw = nullptr;
+  if (posix_memalign(&raw, 4096, FLAGS_block_bytes) != 0) Die("posix_memalign");
+  std::unique_ptr<void, decltype(&std::free)> buf(raw, &std::free);
+  std::mt19937_64 rng(FLAGS_seed);
+  std::vector<double> us;
+  for (uint64_t i = 0; i < FLAGS_reads; ++i) {
+    const off_t offset = static_cast<off_t>((rng() % blocks) * FLAGS_block_bytes);
+    const auto start = Clock::now();
+    if (pread(fd, buf.get(), FLAGS_block_bytes, offset) != static_cast<ssize_t>(FLAGS_block_bytes)) {
+      Die("pread");
+    }
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    if ((i + 1) % std::max<uint64_t>(FLAGS_reads / 5, 1) == 0) {
+      std::fprintf(stderr, "[device_latency] %s: %llu of %llu reads\n", label,
+                   static_cast<unsigned long long>(i + 1),
+                   static_cast<unsigned long long>(FLAGS_reads));
+    }
+  }
+  return us;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (sstfilter::bench::WantsHelp(argc, argv)) {
+    sstfilter::bench::PrintOwnFlags(
+        "The latency of one random block read, direct (O_DIRECT) and through the page cache.",
+        __FILE__);
+    return 0;
+  }
+  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  if (FLAGS_block_bytes == 0 || FLAGS_block_bytes % 4096 != 0 || FLAGS_reads == 0 ||
+      FLAGS_file_mib == 0) {
+    std::fprintf(stderr, "[device_latency] error: --block_bytes a multiple of 4096, --reads and "
+                         "--file_mib positive\n");
+    return 1;
+  }
+  const uint64_t file_bytes = FLAGS_file_mib << 20;
+  const std::string path = FLAGS_dir + "/sstfilter-device-latency." + std::to_string(getpid());
+  // The file: real data on the device, written once.
+  {
+    const int fd = open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
+    if (fd < 0) Die("create " + path);
+    std::vector<char> chunk(1 << 20);
+    std::mt19937_64 rng(FLAGS_seed);
+    for (uint64_t done = 0; done < file_bytes; done += chunk.size()) {
+      for (char& c : chunk) c = static_cast<char>(rng());
+      if (write(fd, chunk.data(), chunk.size()) != static_cast<ssize_t>(chunk.size())) {
+        unlink(path.c_str());
+        Die("write " + path + " (disk full?)");
+      }
+      if ((done >> 20) % 256 == 255) {
+        std::fprintf(stderr, "[device_latency] writing: %llu of %llu MiB\n",
+                     static_cast<unsigned long long>((done >> 20) + 1),
+                     static_cast<unsigned long long>(FLAGS_file_mib));
+      }
+    }
+    if (fsync(fd) != 0) Die("fsync");
+    close(fd);
+  }
+  const uint64_t blocks = file_bytes / FLAGS_block_bytes;
+  const int direct = open(path.c_str(), O_RDONLY | O_DIRECT);
+  if (direct < 0) {
+    unlink(path.c_str());
+    Die("open O_DIRECT (a tmpfs? pick --dir on a disk)");
+  }
+  const Summary d = Summarize(TimeReads(direct, blocks, "direct"));
+  close(direct);
+  // Through the page cache: the same offsets, read once to load them, then timed.
+  const int cached = open(path.c_str(), O_RDONLY);
+  if (cached < 0) Die("open");
+  TimeReads(cached, blocks, "warming the page cache");
+  const Summary c = Summarize(TimeReads(cached, blocks, "page cache"));
+  close(cached);
+  unlink(path.c_str());
+  std::printf("# %llu random %llu-byte reads of a %llu MiB file in %s\n",
+              static_cast<unsigned long long>(FLAGS_reads),
+              static_cast<unsigned long long>(FLAGS_block_bytes),
+              static_cast<unsigned long long>(FLAGS_file_mib), FLAGS_dir.c_str());
+  std::printf("%-12s %10s %10s %10s %10s\n", "read", "median_us", "mean_us", "p99_us", "p99.9_us");
+  std::printf("%-12s %10.1f %10.1f %10.1f %10.1f\n", "direct", d.median_us, d.mean_us, d.p99_us,
+              d.p999_us);
+  std::printf("%-12s %10.1f %10.1f %10.1f %10.1f\n", "page_cache", c.median_us, c.mean_us,
+              c.p99_us, c.p999_us);
+  return 0;
+}
