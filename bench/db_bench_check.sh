@@ -44,8 +44,10 @@ done
 echo "[db_bench_check] SST files naming ${POLICY%%:*}: $matching of $files" >&2
 [ "$files" -gt 0 ] && [ "$matching" -eq "$files" ] || { echo "FAIL: SST files without the filter"; exit 1; }
 
-ticker() { sed -n "s/^rocksdb\.bloom\.filter\.$1 COUNT : //p" "$WORK/out.txt"; }
-useful="$(ticker useful)"; positive="$(ticker full.positive)"; true_pos="$(ticker full.true.positive)"
+. "$ROOT/scripts/lib/db_bench.sh"
+useful="$(db_bench_ticker bloom.filter.useful "$WORK/out.txt")"
+positive="$(db_bench_ticker bloom.filter.full.positive "$WORK/out.txt")"
+true_pos="$(db_bench_ticker bloom.filter.full.true.positive "$WORK/out.txt")"
 bpk="$(echo "$POLICY" | sed -n 's/.*:\([0-9.]*\)$/\1/p')"; bpk="${bpk:-10}"
 awk -v u="$useful" -v p="$positive" -v t="$true_pos" -v b="$bpk" 'BEGIN {
   fp = p - t; checks = u + fp

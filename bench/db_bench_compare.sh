@@ -74,9 +74,7 @@ write_options() {  # $1: filter_policy line or empty; $2: a DBOptions line or em
 OPTS
 }
 
-ticker() {  # $1: ticker name, $2: db_bench output
-  sed -n "s/^rocksdb\.$1 COUNT : //p" "$2" | head -1
-}
+. "$ROOT/scripts/lib/db_bench.sh"
 ops() {  # $1: benchmark name, $2: db_bench output
   awk -v b="$1" '$1 == b { for (i = 1; i < NF; i++) if ($(i+1) == "ops/sec") { print $i; exit } }' "$2"
 }
@@ -134,8 +132,9 @@ while read -r policy budget setting; do
   fi
 
   out="$WORK/readmissing.txt"
-  useful="$(ticker bloom.filter.useful "$out")"; positive="$(ticker bloom.filter.full.positive "$out")"
-  true_pos="$(ticker bloom.filter.full.true.positive "$out")"
+  useful="$(db_bench_ticker bloom.filter.useful "$out")"
+  positive="$(db_bench_ticker bloom.filter.full.positive "$out")"
+  true_pos="$(db_bench_ticker bloom.filter.full.true.positive "$out")"
   if [ -z "$useful" ] || [ $((useful + positive)) -eq 0 ]; then check="FAIL:no-filter-checks"; status=1; fi
   awk -v p="$policy" -v b="$budget" -v bpk="$bpk" -v u="${useful:-0}" -v pos="${positive:-0}" \
       -v t="${true_pos:-0}" -v n="$READS" -v m="$(ops readmissing "$out")" \

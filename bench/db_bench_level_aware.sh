@@ -52,7 +52,7 @@ write_options() {  # $1: filter_policy value
 OPTS
 }
 
-ticker() { sed -n "s/^rocksdb\.$1 COUNT : //p" "$2" | head -1; }
+. "$ROOT/scripts/lib/db_bench.sh"
 
 bits_now() {  # live files' filter bits per key, or empty
   "$TOOL" inspect --json --progress=never --nochecksums "$WORK/db" 2>/dev/null | tr -d ' \n' |
@@ -86,7 +86,8 @@ run_policy() {  # $1: label, $2: filter_policy value
   # LevelAware's plan for every file it built (one LOG line each).
   grep 'sstfilter.LevelAware: L' "$WORK/db/LOG" > "$OUT/db_bench_la_${label}_plans.txt" || true
   local out="$OUT/db_bench_la_${label}_read.txt"
-  local fp=$(( $(ticker bloom.filter.full.positive "$out") - $(ticker bloom.filter.full.true.positive "$out") ))
+  local fp=$(( $(db_bench_ticker bloom.filter.full.positive "$out") -
+               $(db_bench_ticker bloom.filter.full.true.positive "$out") ))
   BITS_AFTER="$(bits_now)"
   SHAPE="$(awk '$1 ~ /^L[0-9]+$/ && NF >= 7 && $2 ~ /^[0-9]+$/ { printf "%s%s:%s", sep, $1, $2; sep = "/" }' \
     "$OUT/db_bench_la_${label}_inspect.txt" | head -1)"

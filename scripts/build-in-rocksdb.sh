@@ -114,6 +114,7 @@ log "RocksDB $VERSION ($SUITE), $SYSTEM build in ${BDIR#$ROOT/}"
 PACKAGES=(build-essential dpkg-dev xz-utils ca-certificates libgflags-dev libxxhash-dev)
 [ "$SYSTEM" = cmake ] && PACKAGES+=(cmake)
 . "$ROOT/scripts/lib/packages.sh"
+. "$ROOT/scripts/lib/db_bench.sh"
 mapfile -t missing < <(missing_packages "${PACKAGES[@]}")
 if [ "${#missing[@]}" -gt 0 ]; then
   [ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}); run as root to install them"
@@ -341,16 +342,16 @@ OPTS
   done
   log "step 5/6: $policy: sst_dump: $named of $files SST files name $policy"
 
-  ticker() { sed -n "s/^rocksdb\.bloom\.filter\.$1 COUNT : //p" "$RUN/db_bench-$kind.txt"; }
-  useful="$(ticker useful)"; positive="$(ticker full.positive)"; true_pos="$(ticker full.true.positive)"
+  useful="$(db_bench_ticker bloom.filter.useful "$RUN/db_bench-$kind.txt")"
+  positive="$(db_bench_ticker bloom.filter.full.positive "$RUN/db_bench-$kind.txt")"
+  true_pos="$(db_bench_ticker bloom.filter.full.true.positive "$RUN/db_bench-$kind.txt")"
   mean_keys=$(( files > 0 ? entries / files : 0 ))
   predict_kind="$kind"; predict_bits="$BITS_PER_KEY"
   if [ "$kind" = LevelAware ]; then
-    # After `compact` every file is in one level, where LevelAware writes
-    # Ribbon: at its budget with static level sizing (RocksDB 7.8's
-    # default), at its last-level share with dynamic sizing (9.x's). So
-    # predict Ribbon at the bits per key the files have, their filter
-    # blocks less the 16-byte trailer each.
+    # LevelAware writes Ribbon; these OPTIONS have no sstfilter.LsmShape
+    # listener, so at its budget, but predict from what the files hold:
+    # Ribbon at the bits per key of their filter blocks, less the 16-byte
+    # trailer each.
     predict_kind=Ribbon
     predict_bits="$(awk -v b="$filter_bytes" -v f="$files" -v e="$entries" \
       'BEGIN { printf "%.4f", (e > 0 ? (b - 16 * f) * 8 / e : 0) }')"
