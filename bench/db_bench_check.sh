@@ -12,14 +12,12 @@ POLICY="${1:-sstfilter.StandardBloom:10}"
 NUM="${2:-1000000}"
 LIB="$ROOT/build/libsstfilter.so"
 [ -f "$LIB" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
-command -v db_bench >/dev/null || { echo "db_bench missing: apt-get install rocksdb-tools" >&2; exit 1; }
+. "$ROOT/scripts/lib/db_bench.sh"
+db_bench_require db_bench sst_dump
 
 WORK="$(mktemp -d /tmp/sstfilter-db-bench.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
-cat > "$WORK/OPTIONS" <<OPTS
-[Version]
-  rocksdb_version=7.8.3
-  options_file_version=1.1
+{ db_bench_options_header; cat <<OPTS; } > "$WORK/OPTIONS"
 [DBOptions]
   create_if_missing=true
 [CFOptions "default"]
@@ -44,7 +42,6 @@ done
 echo "[db_bench_check] SST files naming ${POLICY%%:*}: $matching of $files" >&2
 [ "$files" -gt 0 ] && [ "$matching" -eq "$files" ] || { echo "FAIL: SST files without the filter"; exit 1; }
 
-. "$ROOT/scripts/lib/db_bench.sh"
 useful="$(db_bench_ticker bloom.filter.useful "$WORK/out.txt")"
 positive="$(db_bench_ticker bloom.filter.full.positive "$WORK/out.txt")"
 true_pos="$(db_bench_ticker bloom.filter.full.true.positive "$WORK/out.txt")"

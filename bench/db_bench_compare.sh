@@ -28,9 +28,8 @@ BUILD="${SSTFILTER_BUILD_DIR:-$ROOT/build}"
 LIB="$BUILD/libsstfilter.so"
 LSM_BENCH="$BUILD/bench/lsm_bench"
 [ -f "$LIB" ] && [ -x "$LSM_BENCH" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
-for tool in db_bench sst_dump; do
-  command -v "$tool" >/dev/null || { echo "$tool missing: apt-get install rocksdb-tools" >&2; exit 1; }
-done
+. "$ROOT/scripts/lib/db_bench.sh"
+db_bench_require db_bench sst_dump
 
 # "policy budget setting" per policy, from lsm_bench, so that rocksdb.Ribbon
 # gets the Bloom-equivalent setting whose actual memory is the budget (its
@@ -50,10 +49,7 @@ trap 'rm -rf "$WORK"' EXIT
 # compactions run behind the writes, so the shape, and with it the filters a
 # miss consults (checks_per_miss), differs from run to run by ~±15%.
 write_options() {  # $1: filter_policy line or empty; $2: a DBOptions line or empty
-  cat > "$WORK/OPTIONS" <<OPTS
-[Version]
-  rocksdb_version=7.8.3
-  options_file_version=1.1
+  { db_bench_options_header; cat <<OPTS; } > "$WORK/OPTIONS"
 [DBOptions]
   create_if_missing=true
   max_background_jobs=2
@@ -74,7 +70,6 @@ write_options() {  # $1: filter_policy line or empty; $2: a DBOptions line or em
 OPTS
 }
 
-. "$ROOT/scripts/lib/db_bench.sh"
 ops() {  # $1: benchmark name, $2: db_bench output
   awk -v b="$1" '$1 == b { for (i = 1; i < NF; i++) if ($(i+1) == "ops/sec") { print $i; exit } }' "$2"
 }

@@ -24,7 +24,8 @@ BUILD="${SSTFILTER_BUILD_DIR:-$ROOT/build}"
 LIB="$BUILD/libsstfilter.so"
 TOOL="$BUILD/sstfilter"
 [ -f "$LIB" ] && [ -x "$TOOL" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
-command -v db_bench >/dev/null || { echo "db_bench missing: apt-get install rocksdb-tools" >&2; exit 1; }
+. "$ROOT/scripts/lib/db_bench.sh"
+db_bench_require db_bench
 mkdir -p "$OUT"
 WORK="$(mktemp -d "${DB_DIR:-/tmp}/sstfilter-db-bench-la.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
@@ -36,10 +37,7 @@ if [ "$free_kb" -lt "$need_kb" ]; then
 fi
 
 write_options() {  # $1: filter_policy value
-  cat > "$WORK/OPTIONS" <<OPTS
-[Version]
-  rocksdb_version=7.8.3
-  options_file_version=1.1
+  { db_bench_options_header; cat <<OPTS; } > "$WORK/OPTIONS"
 [DBOptions]
   create_if_missing=true
   max_background_jobs=2
@@ -51,8 +49,6 @@ write_options() {  # $1: filter_policy value
   filter_policy=$1
 OPTS
 }
-
-. "$ROOT/scripts/lib/db_bench.sh"
 
 bits_now() {  # live files' filter bits per key, or empty
   "$TOOL" inspect --json --progress=never --nochecksums "$WORK/db" 2>/dev/null | tr -d ' \n' |
