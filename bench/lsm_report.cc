@@ -199,12 +199,13 @@ void PrintTable(const std::vector<RunResult>& results, const std::string& header
   for (const RunResult& r : results) {
     if (!r.has_filter) continue;
     const double optimum = OptimalWastedReads(r);
+    const double wasted = r.WastedReadsPerMiss(r.miss_get);
     level_rows.push_back({{"policy", r.policy},
                           {"budget", FormatNumber(r.budget_bits_per_key, "%g")},
                           {"bits_per_key", FormatNumber(r.tables.BitsPerKey(), "%.3f")},
-                          {"wasted_reads_per_miss", FormatNumber(r.WastedReadsPerMiss(r.miss_get), "%.5f")},
+                          {"wasted_reads_per_miss", FormatNumber(wasted, "%.5f")},
                           {"optimum", FormatNumber(optimum, "%.5f")},
-                          {"ratio", FormatNumber(r.WastedReadsPerMiss(r.miss_get) / optimum, "%.3f")}});
+                          {"ratio", FormatNumber(wasted / optimum, "%.3f")}});
   }
   PrintAligned(level_rows);
 }

@@ -127,11 +127,9 @@ TEST(LevelAwarePolicyTest, SerializedFormRoundTrips) {
 std::shared_ptr<const LiveShape> ShallowShape(double spent_bits_per_key) {
   auto shape = std::make_shared<LiveShape>();
   shape->levels = {{136, 3}, {}, {}, {}, {}, {277, 1}, {587, 1}};
-  shape->keys = 1000;
-  shape->known_keys = 1000;
-  shape->known_filter_bits = 1000 * spent_bits_per_key;
+  shape->live.Add(1000, 1000 * spent_bits_per_key);
   shape->pending.resize(1);
-  shape->pending[0].keys = 45;  // a flush under way
+  shape->pending[0].inputs.Add(45, -1);  // a flush under way
   shape->pending[0].adds_keys = true;
   return shape;
 }
@@ -397,8 +395,8 @@ TEST_F(LevelAwareDbTest, AutomaticCompactionsKeepTheBudget) {
   ASSERT_NE(shape, nullptr);
   double keys = 0;
   for (const FileFilter& f : Files()) keys += f.entries;
-  EXPECT_NEAR(shape->keys, keys, 0.01 * keys);
-  EXPECT_GT(shape->known_keys, 0);
+  EXPECT_NEAR(shape->live.keys, keys, 0.01 * keys);
+  EXPECT_GT(shape->live.known_keys, 0);
 }
 
 // A shape belongs to its DB: once the DB is closed and its info log gone,

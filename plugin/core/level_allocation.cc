@@ -159,7 +159,9 @@ std::vector<HullPoint> BuildHull(bool allow_no_filter) {
   std::vector<HullPoint> points;
   if (allow_no_filter) points.push_back({0.0, 1.0, FilterKind::kRibbon});
   for (FilterKind kind : kPlannedKinds) {
-    for (int j = 0; j < kGridPoints; ++j) points.push_back({GridBits(j), CurveFor(kind).fp[j], kind});
+    for (int j = 0; j < kGridPoints; ++j) {
+      points.push_back({GridBits(j), CurveFor(kind).fp[j], kind});
+    }
   }
   // Ribbon first among equal bits: the lower FP (or, tied, the Ribbon) stays.
   std::stable_sort(points.begin(), points.end(), [](const HullPoint& a, const HullPoint& b) {

@@ -26,12 +26,6 @@ constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
 // How far over the budget a job may take the live files (the new filters'
 // fixed costs come on top).
 constexpr double kHeadroom = 0.025;
-// Filter bits the files of `keys` entries hold, `known_bits` for the
-// `known_keys` whose filter size is known and the budget for the rest.
-double SpentBits(double keys, double known_keys, double known_bits, double budget) {
-  return known_bits + (keys - known_keys) * budget;
-}
-
 // The ranges the shape options were checked against, as before.
 constexpr double kMaxLevelSizeRatio = 1000.0;
 constexpr int kMaxPopulatedLevels = 64;
@@ -132,13 +126,9 @@ double LevelAwarePolicy::PlanningBudget(const LiveShape& shape) const {
   const double budget = BudgetBitsPerKey();
   // The memory the live files hold on average over the last flushes, or
   // now; files the listener did not see written count as the budget.
-  const bool sampled = shape.sampled_keys > 0;
-  const double keys = sampled ? shape.sampled_keys : shape.keys;
-  if (!(keys > 0)) return budget;
-  const double spent =
-      sampled ? SpentBits(keys, shape.sampled_known_keys, shape.sampled_known_filter_bits, budget)
-              : SpentBits(keys, shape.known_keys, shape.known_filter_bits, budget);
-  const double corrected = 2 * budget - spent / keys;
+  const FilterMemory& memory = shape.sampled.keys > 0 ? shape.sampled : shape.live;
+  if (!(memory.keys > 0)) return budget;
+  const double corrected = 2 * budget - memory.SpentBits(budget) / memory.keys;
   return std::clamp(corrected, 0.9 * budget, 1.1 * budget);
 }
 
@@ -146,15 +136,15 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(const LiveShape& shape, int
   Bounds bounds{0.0, kMaxBitsPerKey};
   if (static_cast<size_t>(level) >= shape.pending.size()) return bounds;
   const PendingWrite& w = shape.pending[level];
-  if (!(w.keys > 0)) return bounds;
+  const double keys = w.inputs.keys;
+  if (!(keys > 0)) return bounds;
   const double budget = BudgetBitsPerKey();
-  const double spent = SpentBits(shape.keys, shape.known_keys, shape.known_filter_bits, budget);
-  const double freed =
-      w.adds_keys ? 0 : SpentBits(w.keys, w.known_keys, w.known_filter_bits, budget);
-  const double keys_after = shape.keys + (w.adds_keys ? w.keys : 0);
+  const double spent = shape.live.SpentBits(budget);
+  const double freed = w.adds_keys ? 0 : w.inputs.SpentBits(budget);
+  const double keys_after = shape.live.keys + (w.adds_keys ? keys : 0);
   // The bits per key of the job's keys that leave the live files at
   // (1 + x) times the budget.
-  auto at = [&](double x) { return ((1 + x) * budget * keys_after - spent + freed) / w.keys; };
+  auto at = [&](double x) { return ((1 + x) * budget * keys_after - spent + freed) / keys; };
   bounds.floor = at(-kHeadroom);
   bounds.cap = at(kHeadroom);
   return bounds;
@@ -195,7 +185,7 @@ LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
   const int level = context.reason == ROCKSDB_NAMESPACE::TableFileCreationReason::kMisc
                         ? -1
                         : context.level_at_creation;
-  if (shape == nullptr || !(shape->keys > 0)) return UniformPlan(BudgetBitsPerKey());
+  if (shape == nullptr || !(shape->live.keys > 0)) return UniformPlan(BudgetBitsPerKey());
   if (level < 0 || context.compaction_style == ROCKSDB_NAMESPACE::kCompactionStyleFIFO) {
     return UniformPlan(PlanningBudget(*shape));
   }
@@ -231,10 +221,7 @@ void LevelAwarePolicy::LogPlan(const FilterBuildingContext& context, const LiveS
                     shape->levels[i].checks);
       levels += buf;
     }
-    if (shape->keys > 0) {
-      live = SpentBits(shape->keys, shape->known_keys, shape->known_filter_bits,
-                       BudgetBitsPerKey()) / shape->keys;
-    }
+    if (shape->live.keys > 0) live = shape->live.SpentBits(BudgetBitsPerKey()) / shape->live.keys;
     planning = PlanningBudget(*shape);
     if (context.level_at_creation >= 0) cap = JobBounds(*shape, context.level_at_creation).cap;
   }

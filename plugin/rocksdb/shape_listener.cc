@@ -48,6 +48,20 @@ uint64_t FileNumber(const std::string& path) {
 
 }  // namespace
 
+void FilterMemory::Add(double entries, double filter_bits) {
+  keys += entries;
+  if (filter_bits >= 0) {
+    known_keys += entries;
+    known_filter_bits += filter_bits;
+  }
+}
+
+void FilterMemory::Add(const FilterMemory& other) {
+  keys += other.keys;
+  known_keys += other.known_keys;
+  known_filter_bits += other.known_filter_bits;
+}
+
 std::shared_ptr<const LiveShape> FindLiveShape(const Logger* info_log, const std::string& cf_name) {
   if (info_log == nullptr) return nullptr;
   std::lock_guard<std::mutex> lock(RegistryMutex());
@@ -107,11 +121,7 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
     const auto it = moved.find(number);
     files.push_back(ShapeFile{it == moved.end() ? f.level : it->second, f.entries, f.has_range,
                               f.smallest, f.largest});
-    shape->keys += f.entries;
-    if (f.filter_bits >= 0) {
-      shape->known_keys += f.entries;
-      shape->known_filter_bits += f.filter_bits;
-    }
+    shape->live.Add(f.entries, f.filter_bits);
   }
   for (const auto& [id, job] : cf.jobs) {
     if (job.is_flush && cf.last_flush_entries > 0) {
@@ -127,9 +137,7 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
     for (const ColumnFamily::Sample& sample : cf.samples) {
       mean.keys += sample.l0.keys / static_cast<double>(cf.samples.size());
       mean.checks += sample.l0.checks / static_cast<double>(cf.samples.size());
-      shape->sampled_keys += sample.keys;
-      shape->sampled_known_keys += sample.known_keys;
-      shape->sampled_known_filter_bits += sample.known_filter_bits;
+      shape->sampled.Add(sample.memory);
     }
     if (shape->levels.empty()) shape->levels.resize(1);
     shape->levels[0] = mean;
@@ -139,17 +147,12 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
     if (shape->pending.size() <= level) shape->pending.resize(level + 1);
     PendingWrite& w = shape->pending[level];
     if (job.is_flush) {
-      w.keys += cf.last_flush_entries;
+      w.inputs.Add(cf.last_flush_entries, -1);
       w.adds_keys = true;
     }
     for (uint64_t number : job.inputs) {
       const auto it = cf.files.find(number);
-      if (it == cf.files.end()) continue;
-      w.keys += it->second.entries;
-      if (it->second.filter_bits >= 0) {
-        w.known_keys += it->second.entries;
-        w.known_filter_bits += it->second.filter_bits;
-      }
+      if (it != cf.files.end()) w.inputs.Add(it->second.entries, it->second.filter_bits);
     }
   }
   std::lock_guard<std::mutex> lock(RegistryMutex());
@@ -181,11 +184,7 @@ void ShapeListener::OnFlushBegin(DB* db, const ROCKSDB_NAMESPACE::FlushJobInfo& 
   for (const auto& [number, f] : cf.files) {
     if (f.output_of_job >= 0) continue;
     files.push_back(ShapeFile{f.level, f.entries, f.has_range, f.smallest, f.largest});
-    sample.keys += f.entries;
-    if (f.filter_bits >= 0) {
-      sample.known_keys += f.entries;
-      sample.known_filter_bits += f.filter_bits;
-    }
+    sample.memory.Add(f.entries, f.filter_bits);
   }
   const LsmShape now = ShapeOfFiles(files);
   sample.l0 = now.empty() ? LevelLoad{} : now[0];

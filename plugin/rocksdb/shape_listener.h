@@ -47,28 +47,37 @@ namespace sstfilter {
 
 constexpr const char* kShapeListenerId = "sstfilter.LsmShape";
 
-// What the flushes and compactions under way will write into one level:
-// the keys of their inputs (a flush: as many as the last flush), of which
-// those with a known filter size and its bits; a flush adds its keys.
-struct PendingWrite {
+// The filter memory of some files: their entries, and the filter bytes of
+// those whose filter size the listener saw (the files it saw written).
+struct FilterMemory {
   double keys = 0;
   double known_keys = 0;
-  double known_filter_bits = 0;
+  double known_filter_bits = 0;  // filter bytes * 8 of the known_keys' files
+
+  void Add(double entries, double filter_bits);  // filter_bits < 0: unknown
+  void Add(const FilterMemory& other);
+  // Filter bits of all the files, the unknown ones counted at `budget`.
+  double SpentBits(double budget) const {
+    return known_filter_bits + (keys - known_keys) * budget;
+  }
+};
+
+// What a flush or compaction under way will write into one level: its
+// inputs (a flush: as many keys as the last flush, none known); a flush
+// adds its keys.
+struct PendingWrite {
+  FilterMemory inputs;
   bool adds_keys = false;
 };
 
 // One column family as the listener last saw it.
 struct LiveShape {
   LsmShape levels;            // keys and checks per level, jobs under way applied
-  double keys = 0;            // entries of the live files
-  double known_keys = 0;      // entries of the files whose filter size is known
-  double known_filter_bits = 0;  // filter bytes * 8 of those files
+  FilterMemory live;          // the live files
   std::vector<PendingWrite> pending;  // by output level
-  // Sums over the live files as the last few flushes found them (zero
-  // before the first): the memory they hold on average.
-  double sampled_keys = 0;
-  double sampled_known_keys = 0;
-  double sampled_known_filter_bits = 0;
+  // The live files as the last few flushes found them, summed (empty before
+  // the first): the memory they hold on average.
+  FilterMemory sampled;
 };
 
 // The shape last published for the DB writing to `info_log` and its column
@@ -124,7 +133,7 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
     // hold; plans follow the average, not the moment.
     struct Sample {
       LevelLoad l0;
-      double keys = 0, known_keys = 0, known_filter_bits = 0;
+      FilterMemory memory;
     };
     std::deque<Sample> samples;
   };
