@@ -166,10 +166,7 @@ std::vector<std::string> BuildWarnings() {
   return warnings;
 }
 
-[[noreturn]] void Fatal(const std::string& message) {
-  std::fprintf(stderr, "[filter_bench] ERROR: %s\n", message.c_str());
-  std::exit(2);
-}
+using sstfilter::bench::Fatal;
 
 using sstfilter::bench::Mix64;
 using sstfilter::bench::SplitCommas;
@@ -267,7 +264,7 @@ struct Result {
   // What the block cache is charged for the block read back: the
   // allocator's usable size of filter bytes + the 5-byte block trailer.
   double AllocBitsPerKey() const {
-    return filter_bytes ? sstfilter::MallocUsableSize(filter_bytes + 5) * 8.0 / keys : kNaN;
+    return filter_bytes ? sstfilter::AllocatedBlockBytes(filter_bytes) * 8.0 / keys : kNaN;
   }
   double FpRate() const { return static_cast<double>(fp_count) / fp_queries; }
   // log2(1/0) is infinite, which would make the overhead a meaningless -100%.

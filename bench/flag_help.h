@@ -57,8 +57,21 @@ inline void PrintOwnFlags(const char* usage, const char* source_file) {
 // --allocator flag (re-executes under jemalloc; allocator.h). A usage error
 // exits with status 2 and a message. `allocator` is the program's
 // FLAGS_allocator, read after parsing.
+// The running benchmark's name, for its messages; StartBenchmark sets it.
+inline const char*& ProgramName() {
+  static const char* name = "bench";
+  return name;
+}
+
+// Prints "[program] ERROR: message" and exits with status 2.
+[[noreturn]] inline void Fatal(const std::string& message) {
+  std::fprintf(stderr, "[%s] ERROR: %s\n", ProgramName(), message.c_str());
+  std::exit(2);
+}
+
 inline void StartBenchmark(int* argc, char*** argv, const char* program, const char* usage,
                            const char* source_file, const std::string& allocator) {
+  ProgramName() = program;
   const std::vector<char*> original_argv(*argv, *argv + *argc + 1);
   if (WantsHelp(*argc, *argv)) {
     PrintOwnFlags(usage, source_file);
@@ -72,10 +85,7 @@ inline void StartBenchmark(int* argc, char*** argv, const char* program, const c
   } else {
     UseAllocator(allocator, const_cast<char**>(original_argv.data()), &error);
   }
-  if (!error.empty()) {
-    std::fprintf(stderr, "[%s] ERROR: %s\n", program, error.c_str());
-    std::exit(2);
-  }
+  if (!error.empty()) Fatal(error);
 }
 
 }  // namespace sstfilter::bench

@@ -75,7 +75,7 @@
 #include "bench/lsm_policies.h"
 #include "bench/lsm_report.h"
 #include "bench/lsm_stats.h"
-#include "plugin/rocksdb/bits_builder.h"  // MallocUsableSize
+#include "plugin/core/block_allocation.h"
 #include "plugin/rocksdb/register.h"
 #include "plugin/rocksdb/shape_listener.h"
 #include "plugin/tools/text_output.h"
@@ -164,10 +164,6 @@ void RemoveRoot() {
   }
 }
 
-[[noreturn]] void Fatal(const std::string& message) {
-  std::fprintf(stderr, "[lsm_bench] ERROR: %s\n", message.c_str());
-  std::exit(2);
-}
 
 void Check(const rdb::Status& s, const std::string& what) {
   if (!s.ok()) Fatal(what + ": " + s.ToString());
@@ -446,7 +442,7 @@ double TrialAllocBitsPerKey(const rdb::FilterPolicy& policy, const std::vector<P
     std::unique_ptr<const char[]> buf;
     const rdb::Slice filter = builder->Finish(&buf);
     if (!f.live) continue;
-    if (!filter.empty()) alloc_bytes += sstfilter::MallocUsableSize(filter.size() + 5);
+    if (!filter.empty()) alloc_bytes += sstfilter::AllocatedBlockBytes(filter.size());
     keys += f.keys;
   }
   return keys ? 8.0 * static_cast<double>(alloc_bytes) / static_cast<double>(keys) : 0;

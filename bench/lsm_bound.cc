@@ -5,7 +5,7 @@
 
 #include "bench/lsm_policies.h"
 #include "bench/ribbon_bound.h"
-#include "plugin/rocksdb/bits_builder.h"
+#include "plugin/core/block_allocation.h"
 
 namespace sstfilter::bench {
 namespace {
@@ -25,7 +25,7 @@ LsmBound AtSetting(const std::vector<ProbedFile>& files, uint64_t misses, double
     const double fp = BoundRibbonFpRate(len, f.keys);
     keys += f.keys;
     filter_bytes += len;
-    alloc_bytes += MallocUsableSize(len + 5);
+    alloc_bytes += AllocatedBlockBytes(len);
     const int level = f.live_level < kMaxLevels ? f.live_level : kMaxLevels - 1;
     level_checks[level] += f.checks;
     level_fps[level] += fp * static_cast<double>(f.checks);

@@ -10,7 +10,7 @@
 #include <map>
 #include <thread>
 
-#include "plugin/rocksdb/bits_builder.h"  // MallocUsableSize
+#include "plugin/core/block_allocation.h"
 
 namespace sstfilter::bench {
 
@@ -82,7 +82,7 @@ TableSummary SummarizeTables(rdb::DB* db, const std::vector<std::string>& expect
       c.entries += entries;
       c.filter_bytes += p->filter_size;
       // Partitioned filters are several blocks; counted as one here.
-      if (p->filter_size > 0) c.alloc_bytes += sstfilter::MallocUsableSize(p->filter_size + 5);
+      if (p->filter_size > 0) c.alloc_bytes += sstfilter::AllocatedBlockBytes(p->filter_size);
     };
     add(summary);
     if (const auto it = level_of.find(file);

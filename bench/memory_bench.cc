@@ -50,7 +50,7 @@
 #include "bench/flag_help.h"
 #include "bench/ribbon_bound.h"
 #include "plugin/core/hash.h"
-#include "plugin/rocksdb/bits_builder.h"
+#include "plugin/core/block_allocation.h"
 #include "plugin/rocksdb/compat.h"
 #include "plugin/tools/policy_factory.h"
 #include "plugin/tools/text_output.h"
@@ -76,10 +76,7 @@ namespace {
 namespace rdb = ROCKSDB_NAMESPACE;
 using sstfilter::tools::FormatNumber;
 
-[[noreturn]] void Fatal(const std::string& message) {
-  std::fprintf(stderr, "[memory_bench] ERROR: %s\n", message.c_str());
-  std::exit(2);
-}
+using sstfilter::bench::Fatal;
 
 // 16-byte key: 8-byte tag, then a bijective mix of (filter, index).
 struct KeyMaker {
@@ -134,7 +131,7 @@ Measured RunBound(double setting, const std::vector<uint64_t>& sizes, bool query
         n, setting, FLAGS_optimize_filters_for_memory ? &fit : nullptr);
     m.keys += n;
     m.filter_bytes += len;
-    m.alloc_bytes += sstfilter::MallocUsableSize(len + 5);
+    m.alloc_bytes += sstfilter::AllocatedBlockBytes(len);
     if (!query) continue;
     expected_fps += sstfilter::bench::BoundRibbonFpRate(len, n) *
                     static_cast<double>(FLAGS_queries_per_filter);
@@ -166,7 +163,7 @@ Measured Run(const std::string& filter, double setting, const std::vector<uint64
     const rdb::Slice block = builder->Finish(&buf);
     m.keys += sizes[f];
     m.filter_bytes += block.size();
-    m.alloc_bytes += sstfilter::MallocUsableSize(block.size() + 5);
+    m.alloc_bytes += sstfilter::AllocatedBlockBytes(block.size());
     if (!query) continue;
     std::unique_ptr<rdb::FilterBitsReader> reader(policy->GetFilterBitsReader(block));
     for (uint64_t i = 0; i < sizes[f]; ++i) m.fns += !reader->MayMatch(key.Make("sstfmemp", f, i));

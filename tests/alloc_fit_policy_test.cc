@@ -66,7 +66,7 @@ TEST(AllocFitPolicyTest, OptimizedFiltersLeaveNoAllocatorSlack) {
       // after a large free, and the same request is then served from the
       // heap at 16-byte granularity): up to 0.1% may reappear there.
       // jemalloc's classes are fixed: no slack at all.
-      const size_t slack = MallocUsableSize(len + 5) - (len + 5);
+      const size_t slack = MallocUsableSize(len + kBlockTrailerBytes) - (len + kBlockTrailerBytes);
       EXPECT_LE(slack, (lines ? 63 : 0) + (UnderJemalloc() ? 0 : len / 1000))
           << id << " n=" << n << " len=" << len;
     }
@@ -137,16 +137,16 @@ TEST(AllocFitPolicyTest, CalculateSpaceIsCloseOnAverageWithTheOption) {
       const size_t len = builder->Finish(&buf).size();
       // The class holding the exact block (with RocksDB's 5-byte trailer)
       // and the largest class below it, found by stepping down.
-      const size_t upper = MallocUsableSize(exact + 5);
-      size_t lo = 1, hi = exact + 5;  // the smallest request served by `upper`
+      const size_t upper = MallocUsableSize(exact + kBlockTrailerBytes);
+      size_t lo = 1, hi = exact + kBlockTrailerBytes;  // the smallest request served by `upper`
       while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
         (MallocUsableSize(mid) < upper ? lo = mid + 1 : hi = mid);
       }
       const size_t lower = lo > 1 ? MallocUsableSize(lo - 1) : 0;
       // A 64-byte-line payload may end up to a line short of a class.
-      EXPECT_LE(len + 5, upper) << id << " n=" << n;
-      EXPECT_GE(len + 5 + (lines ? 64 : 0), lower) << id << " n=" << n;
+      EXPECT_LE(len + kBlockTrailerBytes, upper) << id << " n=" << n;
+      EXPECT_GE(len + kBlockTrailerBytes + (lines ? 64 : 0), lower) << id << " n=" << n;
       exact_sum += static_cast<double>(exact);
       actual_sum += static_cast<double>(len);
       bracket_sum += static_cast<double>(upper - lower);

@@ -53,7 +53,7 @@ TEST_P(AllocFitTest, LengthsFillSizeClassesAndKeepTheFpBudget) {
     for (size_t n : sizes) {
       const size_t target = plain.BytesForKeys(n);
       const size_t len = fitted.ChooseLength(n);
-      const size_t slack = JemallocClass(len + 5) - (len + 5);
+      const size_t slack = JemallocClass(len + kBlockTrailerBytes) - (len + kBlockTrailerBytes);
       // Byte-granular kinds fill the class; BlockedBloom is bound to
       // 64-byte lines.
       EXPECT_LT(slack, GetParam().kind == FilterKind::kBlockedBloom ? 64u : 1u) << n;
@@ -61,8 +61,8 @@ TEST_P(AllocFitTest, LengthsFillSizeClassesAndKeepTheFpBudget) {
       EXPECT_LE(len, target * 4 / 3) << n;
       fp_fitted += plain.PredictedFpRate(n, len);
       fp_budget += plain.PredictedFpRate(n, target);
-      alloc_fitted += JemallocClass(len + 5);
-      alloc_plain += JemallocClass(target + 5);
+      alloc_fitted += JemallocClass(len + kBlockTrailerBytes);
+      alloc_plain += JemallocClass(target + kBlockTrailerBytes);
     }
     // The balance never goes positive, so the fitted filters' FP rates sum
     // to at most the budget's, up to the balance's rounding (2^-32 each).
@@ -92,7 +92,7 @@ TEST_P(AllocFitTest, FittedFiltersHaveNoFalseNegatives) {
     }
     size_t len = 0;
     const auto block = b.Finish(&len);
-    EXPECT_LT(JemallocClass(len + 5) - (len + 5),
+    EXPECT_LT(JemallocClass(len + kBlockTrailerBytes) - (len + kBlockTrailerBytes),
               GetParam().kind == FilterKind::kBlockedBloom ? 64u : 1u) << n;
     for (size_t i = 0; i < n; ++i) {
       const std::string k = test::Key(i, n);

@@ -33,8 +33,8 @@
 // pricing only decides which filters spend its credit, so over many
 // filters that all sit alike it rounds down as often as RocksDB's rule.
 //
-// Pure: the allocator is a function given by the caller (the RocksDB
-// adapter probes malloc_usable_size).
+// Pure: the allocator is a function given by the caller
+// (block_allocation.h probes malloc_usable_size).
 #pragma once
 
 #include <atomic>
@@ -44,11 +44,16 @@
 
 namespace sstfilter {
 
+// BlockBasedTable's block trailer: a type byte and a 4-byte checksum.
+// RocksDB holds a block read from disk in one allocation of its length plus
+// these bytes (block_allocation.h).
+constexpr size_t kBlockTrailerBytes = 5;
+
 struct AllocatorFit {
   // Usable size of an allocation of `request` bytes (>= request, monotone).
   size_t (*usable_size)(size_t request) = nullptr;
   // Bytes allocated along with the block: RocksDB's block trailer.
-  size_t extra_bytes = 5;
+  size_t extra_bytes = kBlockTrailerBytes;
   // Sum over a policy's filters of (chosen - budgeted) FP rate, in units
   // of 2^-32; shared by every builder of one policy. Races only skew one
   // decision: updates are atomic and relative.

@@ -6,33 +6,7 @@
 #include "plugin/core/format.h"
 #include "plugin/core/hash.h"
 
-#if defined(__GLIBC__) || defined(__linux__)
-#include <malloc.h>
-#define SSTF_HAVE_MALLOC_USABLE_SIZE 1
-#endif
-
 namespace sstfilter {
-
-size_t MallocUsableSize(size_t request) {
-#ifdef SSTF_HAVE_MALLOC_USABLE_SIZE
-  // operator new, as RocksDB allocates blocks; under jemalloc (LD_PRELOAD or
-  // linked) it is jemalloc's malloc.
-  std::unique_ptr<char[]> p(new char[request]);
-  return malloc_usable_size(p.get());
-#else
-  return request;
-#endif
-}
-
-AllocatorFit AllocatorFitForBlocks(std::atomic<int64_t>* balance) {
-  AllocatorFit fit;
-#ifdef SSTF_HAVE_MALLOC_USABLE_SIZE
-  fit.usable_size = MallocUsableSize;
-#endif
-  fit.extra_bytes = 5;  // BlockBasedTable's block trailer: type byte + checksum
-  fit.balance = balance;
-  return fit;
-}
 
 void SstFilterBitsBuilder::AddHash(uint64_t h) {
   const size_t before = core_.NumKeyHashes();

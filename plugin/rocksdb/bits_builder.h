@@ -7,22 +7,12 @@
 #include <memory>
 #include <vector>
 
+#include "plugin/core/block_allocation.h"
 #include "plugin/core/filter_builder.h"
 #include "plugin/rocksdb/cache_reservation.h"
 #include "plugin/rocksdb/compat.h"
 
 namespace sstfilter {
-
-// How RocksDB holds a filter block read back from disk: one allocation of
-// its length plus the 5-byte block trailer, from the process's malloc (what
-// RocksDB's built-in builders size for too), charged at malloc_usable_size.
-// A block cache with its own MemoryAllocator is not seen here. Where the C
-// library has no malloc_usable_size, no fit (lengths as configured).
-AllocatorFit AllocatorFitForBlocks(std::atomic<int64_t>* balance);
-
-// malloc_usable_size of a fresh allocation of `request` bytes; `request`
-// where there is no malloc_usable_size.
-size_t MallocUsableSize(size_t request);
 
 class SstFilterBitsBuilder : public ROCKSDB_NAMESPACE::FilterBitsBuilder {
  public:

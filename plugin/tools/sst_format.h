@@ -52,6 +52,8 @@
 #include <string_view>
 #include <vector>
 
+#include "plugin/core/alloc_fit.h"  // kBlockTrailerBytes
+
 namespace sstfilter::tools {
 
 constexpr uint64_t kBlockBasedTableMagic = 0x88e241b785f4cff7ULL;
@@ -60,7 +62,6 @@ constexpr uint64_t kPlainTableMagic = 0x8242229663bf9564ULL;
 constexpr uint64_t kLegacyPlainTableMagic = 0x4f3418eb7a8f13b8ULL;
 constexpr uint64_t kCuckooTableMagic = 0x926789d0c5f17873ULL;
 
-constexpr size_t kBlockTrailerBytes = 5;
 constexpr size_t kLegacyFooterBytes = 48;
 constexpr size_t kFooterBytes = 53;
 // Newest format_version this parser reads (RocksDB 11's default).
