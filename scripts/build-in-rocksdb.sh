@@ -115,6 +115,7 @@ PACKAGES=(build-essential dpkg-dev xz-utils ca-certificates libgflags-dev libxxh
 [ "$SYSTEM" = cmake ] && PACKAGES+=(cmake)
 . "$ROOT/scripts/lib/packages.sh"
 . "$ROOT/scripts/lib/db_bench.sh"
+. "$ROOT/scripts/lib/rocksdb_std.sh"
 mapfile -t missing < <(missing_packages "${PACKAGES[@]}")
 if [ "${#missing[@]}" -gt 0 ]; then
   [ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}); run as root to install them"
@@ -206,9 +207,7 @@ if [ "$COMPILE_ONLY" = 1 ]; then
   # As RocksDB's make compiles plugin sources (include order, warnings,
   # -fno-rtti of release builds), minus optimisation and code generation.
   failed=0; warned=0; n=0
-  # RocksDB's headers need C++20 from 10.7 on.
-  CXX_STD=c++17
-  [ "$(printf '10.7\n%s\n' "$VERSION" | sort -V | head -n1)" = 10.7 ] && CXX_STD=c++20
+  CXX_STD="$(rocksdb_cxx_std "$VERSION")"
   for src in $(sed -n 's/^sstfilter_SOURCES = //p' "$ROOT/sstfilter.mk"); do
     n=$((n + 1))
     if ! ( cd "$TREE" && g++ -std="$CXX_STD" -fsyntax-only -fno-rtti -DNDEBUG -DROCKSDB_PLATFORM_POSIX \

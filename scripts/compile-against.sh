@@ -14,6 +14,7 @@
 # mirror of facebook/rocksdb into .deps/rocksdb-headers/<tag>.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$ROOT/scripts/lib/rocksdb_std.sh"
 cd "$ROOT"
 INTERNAL=table/block_based/filter_policy_internal.h
 
@@ -36,8 +37,7 @@ fi
 status=0
 for tree in "${trees[@]}"; do
   v="$(sed -n 's/^#define ROCKSDB_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)/\2/p' "$tree/include/rocksdb/version.h" | paste -sd.)"
-  std=c++17
-  if printf '%s\n%s\n' 10.7 "${v%.*}" | sort -V -C; then std=c++20; fi
+  std="$(rocksdb_cxx_std "$v")"
   n=0; failed=()
   for f in $(git ls-files '*.cc' '*.h'); do
     case "$f" in *.h) continue ;; tests/consumer/*) continue ;; esac

@@ -63,7 +63,7 @@ if [ -n "$OWN_TREE$OWN_PREFIX" ]; then
 fi
 log() { printf '[version-matrix %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
-needs_cxx20() { [ "$(printf '10.7\n%s\n' "$1" | sort -V | head -n1)" = 10.7 ]; }
+. "$ROOT/scripts/lib/rocksdb_std.sh"
 
 # Step 1: a RocksDB install prefix and source tree for $1; sets PREFIX, TREE.
 rocksdb_for() {
@@ -91,7 +91,7 @@ rocksdb_for() {
     git --git-dir="$MIRROR" archive "v$v" | tar -x -C "$TREE"
   fi
   log "$v: building RocksDB (shared, RTTI; log ${dir#$ROOT/}/rocksdb-build.log)"
-  local std=c++17; needs_cxx20 "$v" && std=c++20
+  local std; std="$(rocksdb_cxx_std "$v")"
   if ! make -C "$TREE" -j"$JOBS" DEBUG_LEVEL=0 USE_RTTI=1 DISABLE_WARNING_AS_ERROR=1 \
         PREFIX="$PREFIX" shared_lib install-shared > "$dir/rocksdb-build.log" 2>&1; then
     log "$v: RocksDB build failed (C++ standard $std), see ${dir#$ROOT/}/rocksdb-build.log"
@@ -168,7 +168,7 @@ for v in "${VERSIONS[@]}"; do
   fi
   if [ "$STANDALONE" = 1 ]; then standalone "$v" || status=1; fi
   if [ "$IN_TREE" = 1 ]; then in_tree "$v" || status=1; fi
-  std=c++17; needs_cxx20 "$v" && std=c++20
+  std="$(rocksdb_cxx_std "$v")"
   rows+=("| $v | $std | $STANDALONE_RESULT | $IN_TREE_RESULT |")
   log "$v: ${rows[-1]}"
 done

@@ -16,9 +16,8 @@ SRC="$1"; BUILD="$2"; ROCKSDB_PC_DIR="${3:-}"
 [ -z "$ROCKSDB_PC_DIR" ] || export PKG_CONFIG_PATH="$ROCKSDB_PC_DIR${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 ROCKSDB_INCLUDE="$(pkg-config --variable=includedir rocksdb)"
 ROCKSDB_LIB="$(pkg-config --variable=libdir rocksdb)"
-# RocksDB's headers need C++20 from 10.7 on.
-STD=c++17
-[ "$(printf '10.7\n%s\n' "$(pkg-config --modversion rocksdb)" | sort -V | head -n1)" = 10.7 ] && STD=c++20
+. "$SRC/scripts/lib/rocksdb_std.sh"
+STD="$(rocksdb_cxx_std "$(pkg-config --modversion rocksdb)")"
 WORK="$BUILD/consumer"
 PREFIX="$WORK/prefix"
 rm -rf "$WORK"; mkdir -p "$WORK"
