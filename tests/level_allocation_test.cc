@@ -179,7 +179,9 @@ TEST(LevelAllocationTest, EdgeCases) {
   const auto tiny = PlanLevels(Model{kMinBitsPerKey}, 7);
   EXPECT_FALSE(tiny.back().has_filter);
   for (int level = 0; level < 6; ++level) {
-    if (tiny[level].key_share > 0) EXPECT_GT(Bits(tiny[level]), 7.0) << level;
+    if (tiny[level].key_share > 0) {
+      EXPECT_GT(Bits(tiny[level]), 7.0) << level;
+    }
   }
   EXPECT_NEAR(PlannedBitsPerKey(tiny), kMinBitsPerKey, 1e-9);
   EXPECT_LT(PlannedWastedReads(tiny), 1.05);
