@@ -24,11 +24,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BITS="${1:-10}"
 NUM="${2:-500000}"
 READS="${3:-200000}"
-BUILD="${SSTFILTER_BUILD_DIR:-$ROOT/build}"
-LIB="$BUILD/libsstfilter.so"
-LSM_BENCH="$BUILD/bench/lsm_bench"
-[ -f "$LIB" ] && [ -x "$LSM_BENCH" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
 . "$ROOT/scripts/lib/db_bench.sh"
+db_bench_sstfilter_build "$ROOT"
 db_bench_require db_bench sst_dump
 
 # "policy budget setting" per policy, from lsm_bench, so that rocksdb.Ribbon

@@ -20,34 +20,19 @@ BITS="${1:-10}"
 NUM="${2:-4000000}"
 READS="${3:-200000}"
 OUT="${4:-$ROOT/out}"
-BUILD="${SSTFILTER_BUILD_DIR:-$ROOT/build}"
-LIB="$BUILD/libsstfilter.so"
-TOOL="$BUILD/sstfilter"
-[ -f "$LIB" ] && [ -x "$TOOL" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
 . "$ROOT/scripts/lib/db_bench.sh"
+db_bench_sstfilter_build "$ROOT"
 db_bench_require db_bench
 mkdir -p "$OUT"
 WORK="$(mktemp -d "${DB_DIR:-/tmp}/sstfilter-db-bench-la.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
-need_kb=$((NUM / 2000 * 1024))  # ~500 bytes per key on disk, twice over
-free_kb="$(df -Pk "$WORK" | awk 'NR == 2 { print $4 }')"
-if [ "$free_kb" -lt "$need_kb" ]; then
-  echo "not enough disk under $WORK: $((free_kb / 1024)) MiB free, $((need_kb / 1024)) MiB needed" >&2
-  exit 1
-fi
+db_bench_need_disk "$WORK" $((NUM / 2000 * 1024))  # ~500 bytes per key on disk, twice over
 
 write_options() {  # $1: filter_policy value
-  { db_bench_options_header; cat <<OPTS; } > "$WORK/OPTIONS"
-[DBOptions]
-  create_if_missing=true
-  max_background_jobs=2
-  use_direct_reads=true
-  listeners={sstfilter.LsmShape}
-[CFOptions "default"]
-  level_compaction_dynamic_level_bytes=true
-[TableOptions/BlockBasedTable "default"]
-  filter_policy=$1
-OPTS
+  db_bench_write_options "$WORK/OPTIONS" "create_if_missing=true
+max_background_jobs=2
+use_direct_reads=true
+listeners={sstfilter.LsmShape}" "level_compaction_dynamic_level_bytes=true" "filter_policy=$1"
 }
 
 bits_now() {  # live files' filter bits per key, or empty

@@ -68,8 +68,10 @@
 
 #include "plugin/rocksdb/compat.h"
 #include "bench/allocator.h"
+#include "bench/db_util.h"
 #include "bench/flag_help.h"
 #include "bench/lsm_bound.h"
+#include "bench/lsm_calibrate.h"
 #include "bench/lsm_compactor.h"
 #include "bench/lsm_keys.h"
 #include "bench/lsm_policies.h"
@@ -164,14 +166,6 @@ void RemoveRoot() {
   }
 }
 
-
-void Check(const rdb::Status& s, const std::string& what) {
-  if (!s.ok()) Fatal(what + ": " + s.ToString());
-}
-
-double Seconds(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 std::string Key(uint64_t i) { return LsmKey(i, FLAGS_seed); }
 std::string Value(uint64_t i) { return LsmValue(i, FLAGS_value_bytes); }
@@ -419,58 +413,13 @@ std::vector<ProbedFile> ProbeFiles(const std::string& dir) {
   return files;
 }
 
-// Allocated bits per key of `policy`'s filters for the live `files`, every
-// file's filter built in order in the context of its level as RocksDB
-// builds it (LevelAware plans by level).
-double TrialAllocBitsPerKey(const rdb::FilterPolicy& policy, const std::vector<ProbedFile>& files) {
-  rdb::BlockBasedTableOptions table;
-  table.optimize_filters_for_memory = OptimizeFiltersForMemory();
-  int last_level = 0;
-  for (const ProbedFile& f : files) last_level = std::max(last_level, f.level);
-  uint64_t alloc_bytes = 0, keys = 0, next_key = 0;
-  for (const ProbedFile& f : files) {
-    rdb::FilterBuildingContext context(table);
-    context.compaction_style = rdb::kCompactionStyleLevel;
-    context.num_levels = kMaxLevels;
-    context.level_at_creation = f.level;
-    context.is_bottommost = f.level == last_level;
-    context.reason = f.level == 0 ? rdb::TableFileCreationReason::kFlush
-                                  : rdb::TableFileCreationReason::kCompaction;
-    std::unique_ptr<rdb::FilterBitsBuilder> builder(policy.GetBuilderWithContext(context));
-    if (builder == nullptr) continue;  // a level without a filter
-    for (uint64_t i = 0; i < f.keys; ++i) builder->AddKey(Key(next_key++));
-    std::unique_ptr<const char[]> buf;
-    const rdb::Slice filter = builder->Finish(&buf);
-    if (!f.live) continue;
-    if (!filter.empty()) alloc_bytes += sstfilter::AllocatedBlockBytes(filter.size());
-    keys += f.keys;
-  }
-  return keys ? 8.0 * static_cast<double>(alloc_bytes) / static_cast<double>(keys) : 0;
-}
+// Trial filters of lsm_bench's own keys (see lsm_calibrate.h).
+TrialFilters Trial() { return {Key, OptimizeFiltersForMemory(), kMaxLevels}; }
 
-// The spec whose trial filters come within 0.2% of spec.budget allocated
-// bits per key (bisection over the setting's bits per key; a fresh policy
-// per trial, so no trial's FP balance carries into the database's builds).
 PolicySpec CalibrateToAllocated(const PolicySpec& spec, const std::vector<ProbedFile>& files) {
-  const double budget = spec.budget;
-  double best_alloc = 0;
-  const double best = CalibrateSetting(
-      budget,
-      [&](double setting) {
-        if (setting == budget) return TrialAllocBitsPerKey(*spec.filter_policy, files);
-        return TrialAllocBitsPerKey(*MakeSpec(spec.policy, spec.param, setting).filter_policy,
-                                    files);
-      },
-      &best_alloc);
-  PolicySpec out = MakeSpec(spec.policy, spec.param, best);
-  out.budget = budget;
-  // No commas: the setting is a CSV field.
-  out.setting += " (calibrated: " + tools::FormatNumber(best, "%.4g") + " for " +
-                 tools::FormatNumber(budget, "%g") + " allocated bits/key; trial " +
-                 tools::FormatNumber(best_alloc, "%.3f") + ")";
-  std::fprintf(stderr, "[lsm_bench] %s @%s: %s\n", spec.policy.c_str(), spec.param.c_str(),
-               out.setting.c_str());
-  return out;
+  return sstfilter::bench::CalibrateToAllocated(
+      spec, files, Trial(),
+      [&](double setting) { return MakeSpec(spec.policy, spec.param, setting); }, "lsm_bench");
 }
 
 // Get of every key, timed one by one; returns the number of keys whose

@@ -170,9 +170,13 @@ LatencySummary Summarize(std::vector<double> latencies_us) {
   double sum = 0;
   for (double v : latencies_us) sum += v;
   summary.mean_us = sum / latencies_us.size();
-  const size_t rank = std::min(latencies_us.size() - 1, latencies_us.size() * 99 / 100);
-  std::nth_element(latencies_us.begin(), latencies_us.begin() + rank, latencies_us.end());
-  summary.p99_us = latencies_us[rank];
+  std::sort(latencies_us.begin(), latencies_us.end());
+  const auto at = [&](size_t per_mille) {
+    return latencies_us[std::min(latencies_us.size() - 1, latencies_us.size() * per_mille / 1000)];
+  };
+  summary.p50_us = at(500);
+  summary.p99_us = at(990);
+  summary.p999_us = at(999);
   return summary;
 }
 

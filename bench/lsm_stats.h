@@ -101,10 +101,13 @@ class FileRanges {
   std::vector<Range> levels_[kMaxLevels];  // sorted by smallest for L1+
 };
 
-// Mean and a percentile of per-operation latencies, in microseconds.
+// Mean and percentiles of per-operation latencies, in microseconds (the
+// value at rank floor(n * q), n samples).
 struct LatencySummary {
   double mean_us = 0;
+  double p50_us = 0;
   double p99_us = 0;
+  double p999_us = 0;
 };
 LatencySummary Summarize(std::vector<double> latencies_us);
 

@@ -175,6 +175,12 @@ std::pair<ShapeListener::Db*, ShapeListener::ColumnFamily*> ShapeListener::FindB
   return found;
 }
 
+void ShapeListener::Observe(DB* db) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Db& state = Refresh(db);
+  for (const auto& [name, cf] : state.column_families) Publish(state, name, cf);
+}
+
 void ShapeListener::OnFlushBegin(DB* db, const ROCKSDB_NAMESPACE::FlushJobInfo& info) {
   std::lock_guard<std::mutex> lock(mu_);
   Db& state = Refresh(db);

@@ -91,6 +91,12 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   static const char* kClassName() { return kShapeListenerId; }
   const char* Name() const override { return kClassName(); }
 
+  // Reads `db`'s live files now, as a flush or compaction would. For a
+  // program that opens a DB and rewrites files with DB::CompactFiles before
+  // any flush: that path calls nothing that names the DB, so until then
+  // sstfilter.LevelAware has no shape and keeps to its budget uniformly.
+  void Observe(ROCKSDB_NAMESPACE::DB* db);
+
   void OnFlushBegin(ROCKSDB_NAMESPACE::DB* db,
                     const ROCKSDB_NAMESPACE::FlushJobInfo& info) override;
   void OnFlushCompleted(ROCKSDB_NAMESPACE::DB* db,

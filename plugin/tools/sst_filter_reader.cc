@@ -14,6 +14,7 @@
 #include <cstring>
 #include <set>
 
+#include "plugin/core/block_allocation.h"
 #include "plugin/core/format.h"
 #include "plugin/rocksdb/policy.h"
 #include "plugin/tools/block_checksum.h"
@@ -137,7 +138,11 @@ void ReadPartitioned(const FileBytes& file, const Footer& footer, const MetaInde
   }
   r->partitions = static_cast<int>(partitions.size());
   uint64_t total_bytes = 0;
-  for (const BlockHandle& h : partitions) total_bytes += h.size;
+  r->allocated_bytes = AllocatedBlockBytes(entry.handle.size);
+  for (const BlockHandle& h : partitions) {
+    total_bytes += h.size;
+    r->allocated_bytes += AllocatedBlockBytes(h.size);
+  }
   double fp_sum = 0, keys_sum = 0;
   bool usable = true;
   for (size_t i = 0; i < partitions.size(); ++i) {
@@ -258,6 +263,7 @@ SstFilterReport ReadSstFilter(const std::string& path, bool verify_checksums) {
     r.predicted_fp_rate = 1.0;
     return r;
   }
+  if (r.layout == FilterLayout::kFull) r.allocated_bytes = AllocatedBlockBytes(found->handle.size);
   if (r.family != kVersion1FamilyName && !IsBuiltinFamily(r.family)) return r;  // bytes unknown
   if (r.layout == FilterLayout::kPartitioned) {
     ReadPartitioned(file, footer, *found, props->index_value_is_delta_encoded != 0,

@@ -30,6 +30,9 @@ struct SstFilterReport {
   FilterLayout layout = FilterLayout::kNone;
   std::string family;         // its name after the prefix: the CompatibilityName
   int partitions = 0;         // partitioned filters
+  // What the filter costs held in memory: each block (every partition and
+  // the partition index) at malloc_usable_size of its length + trailer.
+  uint64_t allocated_bytes = 0;
   // The block (partitioned: the first partition; kind "mixed" if they
   // differ); block.usable false and block.problem set if it was damaged.
   FilterBlockInfo block;

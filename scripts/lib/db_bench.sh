@@ -21,3 +21,39 @@ db_bench_require() {
 db_bench_options_header() {
   printf '[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n'
 }
+
+# db_bench_sstfilter_build ROOT: sets BUILD (SSTFILTER_BUILD_DIR or
+# ROOT/build), LIB (libsstfilter.so), LSM_BENCH and TOOL (the sstfilter
+# tool), and exits with a message unless the build has them.
+db_bench_sstfilter_build() {
+  BUILD="${SSTFILTER_BUILD_DIR:-$1/build}"
+  LIB="$BUILD/libsstfilter.so"
+  LSM_BENCH="$BUILD/bench/lsm_bench"
+  TOOL="$BUILD/sstfilter"
+  [ -f "$LIB" ] && [ -x "$LSM_BENCH" ] && [ -x "$TOOL" ] ||
+    { echo "build first: bash scripts/build.sh" >&2; exit 1; }
+}
+
+# db_bench_need_disk DIR KIB: exits with a message unless DIR's file system
+# has KIB KiB free.
+db_bench_need_disk() {
+  local free_kib
+  free_kib="$(df -Pk "$1" | awk 'NR == 2 { print $4 }')"
+  if [ "$free_kib" -lt "$2" ]; then
+    echo "not enough disk under $1: $((free_kib / 1024)) MiB free, $(($2 / 1024)) MiB needed" >&2
+    exit 1
+  fi
+}
+
+# db_bench_write_options FILE DB CF TABLE: an OPTIONS file for
+# `db_bench --options_file`; DB, CF and TABLE are the entries of
+# [DBOptions], [CFOptions "default"] and the block-based table, one
+# key=value per line. db_bench takes the file's options over its flags.
+db_bench_write_options() {
+  {
+    db_bench_options_header
+    printf '[DBOptions]\n'; printf '%s\n' "$2" | sed '/^$/d; s/^/  /'
+    printf '[CFOptions "default"]\n'; printf '%s\n' "$3" | sed '/^$/d; s/^/  /'
+    printf '[TableOptions/BlockBasedTable "default"]\n'; printf '%s\n' "$4" | sed '/^$/d; s/^/  /'
+  } > "$1"
+}

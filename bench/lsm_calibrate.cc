@@ -1,0 +1,68 @@
+#include "bench/lsm_calibrate.h"
+
+#include <rocksdb/table.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "plugin/core/block_allocation.h"
+#include "plugin/rocksdb/compat.h"  // FilterBitsBuilder
+#include "plugin/tools/text_output.h"
+
+namespace sstfilter::bench {
+
+namespace rdb = ROCKSDB_NAMESPACE;
+
+double TrialAllocBitsPerKey(const rdb::FilterPolicy& policy, const std::vector<ProbedFile>& files,
+                            const TrialFilters& trial) {
+  rdb::BlockBasedTableOptions table;
+  table.optimize_filters_for_memory = trial.optimize_for_memory;
+  int last_level = 0;
+  for (const ProbedFile& f : files) last_level = std::max(last_level, f.level);
+  uint64_t alloc_bytes = 0, keys = 0, next_key = 0;
+  for (const ProbedFile& f : files) {
+    rdb::FilterBuildingContext context(table);
+    context.compaction_style = rdb::kCompactionStyleLevel;
+    context.num_levels = trial.num_levels;
+    context.level_at_creation = f.level;
+    context.is_bottommost = f.level == last_level;
+    context.reason = f.level == 0 ? rdb::TableFileCreationReason::kFlush
+                                  : rdb::TableFileCreationReason::kCompaction;
+    std::unique_ptr<rdb::FilterBitsBuilder> builder(policy.GetBuilderWithContext(context));
+    if (builder == nullptr) continue;  // a level without a filter
+    for (uint64_t i = 0; i < f.keys; ++i) builder->AddKey(trial.key(next_key++));
+    std::unique_ptr<const char[]> buf;
+    const rdb::Slice filter = builder->Finish(&buf);
+    if (!f.live) continue;
+    if (!filter.empty()) alloc_bytes += sstfilter::AllocatedBlockBytes(filter.size());
+    keys += f.keys;
+  }
+  return keys ? 8.0 * static_cast<double>(alloc_bytes) / static_cast<double>(keys) : 0;
+}
+
+PolicySpec CalibrateToAllocated(const PolicySpec& spec, const std::vector<ProbedFile>& files,
+                                const TrialFilters& trial,
+                                const std::function<PolicySpec(double)>& remake,
+                                const char* program) {
+  const double budget = spec.budget;
+  double best_alloc = 0;
+  const double best = CalibrateSetting(
+      budget,
+      [&](double setting) {
+        if (setting == budget) return TrialAllocBitsPerKey(*spec.filter_policy, files, trial);
+        return TrialAllocBitsPerKey(*remake(setting).filter_policy, files, trial);
+      },
+      &best_alloc);
+  PolicySpec out = remake(best);
+  out.budget = budget;
+  // No commas: the setting is a CSV field.
+  out.setting += " (calibrated: " + tools::FormatNumber(best, "%.4g") + " for " +
+                 tools::FormatNumber(budget, "%g") + " allocated bits/key; trial " +
+                 tools::FormatNumber(best_alloc, "%.3f") + ")";
+  std::fprintf(stderr, "[%s] %s @%s: %s\n", program, spec.policy.c_str(), spec.param.c_str(),
+               out.setting.c_str());
+  return out;
+}
+
+}  // namespace sstfilter::bench

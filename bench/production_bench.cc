@@ -1,0 +1,568 @@
+// production_bench: what each filter policy does to a RocksDB that does not
+// fit in memory. Device reads, ops/s and Get latency split by hits and
+// misses, with direct reads and a block cache a fraction of the data.
+//
+// The database is loaded once through RocksDB's normal write path, with
+// RocksDB's own (automatic, leveled, dynamic) compaction and no filter.
+// Then, for every layout × policy × budget, every SST file is rewritten on
+// its own into its own level (DB::CompactFiles, one file in, one out) with
+// that policy's filter. So every row is measured on the same files, with
+// the same keys in the same levels; each rewrite is checked against the
+// loaded shape, and a row whose shape differs is fatal.
+//
+// Layouts:
+//   a  filters held by the table readers (RocksDB's default,
+//      cache_index_and_filter_blocks=false);
+//   b  filters and indexes charged to the block cache: partitioned filters
+//      (metadata_block_size 4 KiB), two-level index,
+//      cache_index_and_filter_blocks and pin_l0_filter_and_index_blocks_in_cache.
+// See docs/BENCHMARKS.md for the profile and what each column means.
+//
+//   ./build/bench/production_bench --db_dir=/var/tmp/prod --csv=out/prod.csv
+//       --plot=out/prod.png   (one command line)
+#include <gflags/gflags.h>
+#include <rocksdb/cache.h>
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/statistics.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/allocator.h"
+#include "bench/bench_util.h"
+#include "bench/db_util.h"
+#include "bench/flag_help.h"
+#include "bench/lsm_bound.h"
+#include "bench/lsm_calibrate.h"
+#include "bench/lsm_keys.h"
+#include "bench/lsm_policies.h"
+#include "bench/lsm_stats.h"
+#include "bench/production_lookups.h"
+#include "bench/production_report.h"
+#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/shape_listener.h"
+#include "plugin/tools/sst_filter_reader.h"
+
+DEFINE_string(policies,
+              "rocksdb.Bloom,rocksdb.Ribbon,sstfilter.StandardBloom,sstfilter.BlockedBloom,"
+              "sstfilter.Ribbon,sstfilter.LevelAware",
+              "Filter policies, comma-separated: rocksdb.Bloom, rocksdb.Ribbon or a registered id.");
+DEFINE_string(bits_per_key, "10",
+              "Budgets, comma-separated: allocated bits per key under jemalloc, else bits per key.");
+DEFINE_string(layouts, "a,b", "a: filters in the table readers; b: partitioned, in the block cache.");
+DEFINE_uint64(keys, 10000000, "Keys loaded (16 bytes each).");
+DEFINE_int32(value_bytes, 400, "Bytes per value; half of each value repeats (compresses ~2:1).");
+DEFINE_uint64(write_buffer_bytes, 64 << 20, "write_buffer_size.");
+DEFINE_uint64(target_file_bytes, 64 << 20, "target_file_size_base.");
+DEFINE_uint64(level_base_bytes, 256 << 20, "max_bytes_for_level_base.");
+DEFINE_int32(l0_files, 2,
+             "Memtables flushed into L0 after the rest has settled, as in a database taking writes.");
+DEFINE_double(cache_fraction, 0.125, "Block cache capacity as a share of the loaded SST bytes.");
+DEFINE_uint64(block_cache_bytes, 0, "Block cache capacity in bytes; overrides --cache_fraction.");
+DEFINE_bool(direct_reads, true, "use_direct_reads: every block not in the block cache is a device read.");
+DEFINE_string(hit_percents, "0,100,50", "Workloads: the share of lookups for present keys, in %.");
+DEFINE_string(threads, "1,2", "Reader thread counts, comma-separated.");
+DEFINE_uint64(ops, 100000, "Lookups per workload and thread count.");
+DEFINE_uint64(warmup_ops, 100000, "Lookups (50% hits, 2 threads) before measuring, to fill the block cache.");
+DEFINE_string(db_dir, "",
+              "Directory of the database; kept, and reused by a later run with the same load "
+              "flags. Empty: a temporary directory under /var/tmp, removed at exit.");
+DEFINE_string(csv, "", "If set, also write the results as CSV to this file.");
+DEFINE_string(plot, "", "If set, plot ops/s of the 50% mix against bits per key (gnuplot) to this PNG.");
+DEFINE_string(allocator, "jemalloc", "Allocator: system or jemalloc (production builds' choice).");
+DEFINE_string(optimize_filters_for_memory, "auto",
+              "true, false or auto (RocksDB >= 9.2's default under jemalloc: on; else off).");
+DEFINE_uint64(seed, 0, "Seed for the key stream; same seed, same keys.");
+
+namespace sstfilter::bench {
+namespace {
+
+namespace rdb = ROCKSDB_NAMESPACE;
+using Clock = std::chrono::steady_clock;
+constexpr const char* kProgram = "production_bench";
+constexpr const char* kMarker = "PRODUCTION_BENCH";  // in every directory this program made
+
+std::string g_temp_root;  // a temporary directory this run created
+
+void RemoveTempRoot() {
+  if (!g_temp_root.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(g_temp_root, ignored);
+  }
+}
+
+std::string Key(uint64_t i) { return LsmKey(i, FLAGS_seed); }
+
+// Half random, half a copy of it: Snappy (RocksDB's default compression)
+// halves it, as db_bench's default compression_ratio=0.5 values.
+std::string Value(uint64_t i) {
+  const std::string half = LsmValue(i, FLAGS_value_bytes / 2);
+  std::string value = half + half;
+  value.resize(FLAGS_value_bytes, 'v');
+  return value;
+}
+
+bool OptimizeFiltersForMemory() {
+  if (FLAGS_optimize_filters_for_memory == "auto") return RunningOnJemalloc();
+  return FLAGS_optimize_filters_for_memory == "true";
+}
+
+// The flags that decide what the load writes: a database is reused only by
+// a run whose load flags are the same.
+std::string LoadSignature() {
+  std::ostringstream out;
+  out << "keys=" << FLAGS_keys << " value_bytes=" << FLAGS_value_bytes
+      << " write_buffer=" << FLAGS_write_buffer_bytes << " target_file=" << FLAGS_target_file_bytes
+      << " level_base=" << FLAGS_level_base_bytes << " l0_files=" << FLAGS_l0_files
+      << " seed=" << FLAGS_seed;
+  return out.str();
+}
+
+rdb::Options DbOptions(const PolicySpec* spec, char layout, uint64_t cache_bytes,
+                       const std::shared_ptr<ShapeListener>& listener) {
+  rdb::Options options;
+  options.write_buffer_size = FLAGS_write_buffer_bytes;
+  options.target_file_size_base = FLAGS_target_file_bytes;
+  options.max_bytes_for_level_base = FLAGS_level_base_bytes;
+  options.level_compaction_dynamic_level_bytes = true;  // RocksDB >= 8.4's default
+  options.max_background_jobs = 2;
+  options.max_open_files = -1;
+  options.statistics = rdb::CreateDBStatistics();
+  if (listener) options.listeners.push_back(listener);
+  rdb::BlockBasedTableOptions table;
+  table.format_version = 5;
+  table.block_cache = rdb::NewLRUCache(cache_bytes);
+  if (spec != nullptr) {
+    table.filter_policy = spec->filter_policy;
+    table.optimize_filters_for_memory = OptimizeFiltersForMemory();
+  }
+  if (layout == 'b') {
+    table.cache_index_and_filter_blocks = true;
+    table.pin_l0_filter_and_index_blocks_in_cache = true;
+    table.partition_filters = true;
+    table.index_type = rdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+    table.metadata_block_size = 4096;
+  }
+  options.table_factory.reset(rdb::NewBlockBasedTableFactory(table));
+  return options;
+}
+
+std::unique_ptr<rdb::DB> Open(const rdb::Options& options, const std::string& dir) {
+  std::unique_ptr<rdb::DB> db;
+  Check(compat::OpenDB(options, dir, &db), "open " + dir);
+  return db;
+}
+
+// The database's shape: files and entries per level.
+struct Shape {
+  std::vector<uint64_t> files = std::vector<uint64_t>(kMaxLevels, 0);
+  std::vector<uint64_t> entries = std::vector<uint64_t>(kMaxLevels, 0);
+  uint64_t sst_bytes = 0;
+  bool operator==(const Shape& o) const { return files == o.files && entries == o.entries; }
+  std::string Files() const {
+    std::string text;
+    for (int level = 0; level < kMaxLevels; ++level) {
+      text += (level ? "/" : "") + std::to_string(files[level]);
+    }
+    return text;
+  }
+};
+
+Shape ShapeOf(rdb::DB* db) {
+  std::vector<rdb::LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  Shape shape;
+  for (const auto& f : live) {
+    if (f.level < 0 || f.level >= kMaxLevels) continue;
+    ++shape.files[f.level];
+    shape.entries[f.level] += f.num_entries;
+    shape.sst_bytes += f.size;
+  }
+  return shape;
+}
+
+// Refuses a directory this program did not make; returns true if it holds
+// a finished load with the same load flags.
+bool PrepareDir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  const std::string marker = dir + "/" + kMarker;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) {
+    if (!fs::create_directories(dir, ec)) Fatal("cannot create " + dir + ": " + ec.message());
+  } else if (!fs::exists(marker, ec)) {
+    if (!fs::is_directory(dir, ec) || !fs::is_empty(dir, ec)) {
+      Fatal(dir + " exists and was not made by production_bench (no " + kMarker +
+            " file): give a new or empty directory; nothing was touched");
+    }
+  } else {
+    std::ifstream in(marker);
+    std::string state, signature;
+    std::getline(in, state);
+    std::getline(in, signature);
+    if (state == "loaded" && signature == LoadSignature()) return true;
+    if (state == "loaded") {
+      Fatal(dir + " holds a load with other flags (" + signature +
+            "): give another --db_dir, or remove this one");
+    }
+    // An interrupted load of ours: start again.
+    fs::remove_all(dir + "/db", ec);
+  }
+  std::ofstream(marker) << "loading\n" << LoadSignature() << "\n";
+  return false;
+}
+
+// Disk the load needs: every entry uncompressed with its overheads, plus
+// half again for compactions in flight and one rewritten file.
+void CheckDiskSpace(const std::string& dir, bool loaded) {
+  const double entry = 16 + 8 + FLAGS_value_bytes + 16;
+  const double need = (loaded ? 0 : 1.5 * entry * FLAGS_keys) + 2.0 * FLAGS_target_file_bytes;
+  std::error_code ec;
+  const auto space = std::filesystem::space(dir, ec);
+  if (ec) Fatal("cannot read free space of " + dir + ": " + ec.message());
+  if (static_cast<double>(space.available) < need) {
+    Fatal("the run needs about " + std::to_string(static_cast<uint64_t>(need / (1 << 20))) +
+          " MiB free under " + dir + ", there are " +
+          std::to_string(space.available / (1 << 20)) + " MiB: use --db_dir elsewhere or fewer --keys");
+  }
+}
+
+// Keys per L0 file of the tail: about a full memtable (an entry costs its
+// key, value and ~24 bytes of memtable overhead).
+uint64_t KeysPerL0File() {
+  return std::max<uint64_t>(FLAGS_write_buffer_bytes / (16 + FLAGS_value_bytes + 24), 1);
+}
+
+// Writes keys [begin, end) with a flush after every `flush_every` keys (0:
+// none, the memtable fills by itself).
+void Write(rdb::DB* db, uint64_t begin, uint64_t end, uint64_t flush_every,
+           Clock::time_point start) {
+  rdb::WriteOptions write_options;
+  write_options.disableWAL = true;  // the WAL plays no part in the SST files
+  rdb::WriteBatch batch;
+  const uint64_t step = std::max<uint64_t>(FLAGS_keys / 20, 1);
+  for (uint64_t i = begin; i < end; ++i) {
+    batch.Put(Key(i), Value(i));
+    const bool flush = flush_every > 0 && ((i + 1 - begin) % flush_every == 0 || i + 1 == end);
+    if (batch.Count() == 256 || i + 1 == end || flush) {
+      Check(db->Write(write_options, &batch), "write");
+      batch.Clear();
+    }
+    if (flush) Check(db->Flush(rdb::FlushOptions()), "flush");
+    if ((i + 1) % step == 0) {
+      std::fprintf(stderr, "[%s] load: %3.0f%%, %.0f s, files per level %s\n", kProgram,
+                   100.0 * (i + 1) / FLAGS_keys, Seconds(start), ShapeOf(db).Files().c_str());
+    }
+  }
+}
+
+// All keys but the tail, then RocksDB's compactions until none is pending
+// (as a bulk load ends), then the tail: --l0_files memtables flushed with
+// compactions off, so L0 holds files as it does while writes arrive.
+void Load(const std::string& dir) {
+  const auto start = Clock::now();
+  rdb::Options options = DbOptions(nullptr, 'a', 8 << 20, nullptr);
+  options.create_if_missing = true;
+  options.error_if_exists = true;
+  std::unique_ptr<rdb::DB> db = Open(options, dir);
+  const uint64_t tail = std::min<uint64_t>(FLAGS_keys, FLAGS_l0_files * KeysPerL0File());
+  Write(db.get(), 0, FLAGS_keys - tail, 0, start);
+  Check(db->Flush(rdb::FlushOptions()), "flush");
+  std::fprintf(stderr, "[%s] load: waiting for RocksDB's compactions, files per level %s\n",
+               kProgram, ShapeOf(db.get()).Files().c_str());
+  WaitForBackgroundWork(db.get(), /*include_pending_compactions=*/true);
+  Check(db->SetOptions({{"disable_auto_compactions", "true"}}), "pause compactions");
+  Write(db.get(), FLAGS_keys - tail, FLAGS_keys, KeysPerL0File(), start);
+  std::fprintf(stderr, "[%s] loaded in %.0f s: files per level %s\n", kProgram, Seconds(start),
+               ShapeOf(db.get()).Files().c_str());
+  Check(db->Close(), "close");
+}
+
+// Rewrites every file with `spec`'s filter in `layout`, L0 first.
+void Rewrite(const std::string& dir, const PolicySpec& spec, char layout, const Shape& loaded,
+             const std::string& label) {
+  const auto start = Clock::now();
+  auto listener = std::make_shared<ShapeListener>();
+  rdb::Options options = DbOptions(&spec, layout, 8 << 20, listener);
+  options.disable_auto_compactions = true;
+  std::unique_ptr<rdb::DB> db = Open(options, dir);
+  listener->Observe(db.get());  // LevelAware plans for this shape from the first file
+  std::vector<rdb::LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  std::stable_sort(live.begin(), live.end(), [](const auto& a, const auto& b) {
+    return a.level != b.level ? a.level < b.level : a.smallestkey < b.smallestkey;
+  });
+  for (size_t i = 0; i < live.size(); ++i) {
+    Check(db->CompactFiles(rdb::CompactionOptions(), {live[i].name}, live[i].level),
+          "rewrite " + live[i].name);
+    if ((i + 1) % std::max<size_t>(live.size() / 4, 1) == 0 || i + 1 == live.size()) {
+      std::fprintf(stderr, "[%s] %s: rewrote %zu of %zu files, %.0f s\n", kProgram, label.c_str(),
+                   i + 1, live.size(), Seconds(start));
+    }
+  }
+  const Shape now = ShapeOf(db.get());
+  if (!(now == loaded)) {
+    Fatal(label + ": the rewrite changed the shape from " + loaded.Files() + " to " + now.Files());
+  }
+  Check(db->Close(), "close");
+}
+
+// Filter memory as held in memory: every filter block (each partition and
+// partition index too) at malloc_usable_size, from the files' own bytes.
+double AllocatedBitsPerKey(rdb::DB* db, uint64_t entries) {
+  std::vector<rdb::LiveFileMetaData> live;
+  db->GetLiveFilesMetaData(&live);
+  uint64_t bytes = 0;
+  for (const auto& f : live) {
+    const tools::SstFilterReport r = tools::ReadSstFilter(f.db_path + f.name, false);
+    if (!r.readable) Fatal("cannot read " + f.db_path + f.name + ": " + r.error);
+    bytes += r.allocated_bytes;
+  }
+  return entries ? 8.0 * static_cast<double>(bytes) / static_cast<double>(entries) : 0;
+}
+
+// Opens the rewritten database for reading, checks its filters, warms the
+// block cache and runs every workload.
+std::vector<Row> Measure(const std::string& dir, const PolicySpec& spec, char layout,
+                         uint64_t cache_bytes, const Shape& loaded, double files_per_miss,
+                         const std::string& label) {
+  rdb::Options options = DbOptions(&spec, layout, cache_bytes, std::make_shared<ShapeListener>());
+  options.disable_auto_compactions = true;
+  options.use_direct_reads = FLAGS_direct_reads;
+  std::unique_ptr<rdb::DB> db = Open(options, dir);
+  const TableSummary tables = SummarizeTables(db.get(), {spec.expected_name}, spec.some_unfiltered);
+  if (!tables.wrong_policy.empty()) {
+    Fatal(label + ": " + tables.wrong_policy[0] + ": not the filter requested");
+  }
+  if (!(ShapeOf(db.get()) == loaded)) Fatal(label + ": the shape is not the loaded one");
+
+  Row base;
+  base.policy = spec.policy;
+  base.layout = layout;
+  base.budget = spec.budget;
+  base.setting = spec.setting;
+  base.bits_per_key = tables.BitsPerKey();
+  base.alloc_bits_per_key = AllocatedBitsPerKey(db.get(), tables.entries);
+  base.alloc_budget = RunningOnJemalloc();
+  base.filter_bytes = tables.filter_bytes;
+  base.cache_bytes = cache_bytes;
+  base.shape = loaded.Files();
+  base.files_per_miss = files_per_miss;
+
+  std::string error;
+  WorkloadResult ignored;
+  if (!RunWorkload(db.get(), options.statistics.get(), {50, 2, FLAGS_warmup_ops, 1}, FLAGS_keys,
+                   Key, Value, &ignored, &error)) {
+    Fatal(label + " warm-up: " + error);
+  }
+  std::vector<Row> rows;
+  std::vector<std::pair<std::string, double>> hit_percents, threads;
+  std::string bad;
+  ParseBitsPerKeyList(FLAGS_threads, &threads, &bad);
+  for (const std::string& h : SplitCommas(FLAGS_hit_percents)) {
+    for (const auto& [text, t] : threads) {
+      Row row = base;
+      row.hit_percent = std::stoi(h);
+      row.threads = static_cast<int>(t);
+      const Workload w{row.hit_percent, row.threads, FLAGS_ops,
+                       Mix64(static_cast<uint64_t>(row.hit_percent) * 131 + row.threads)};
+      if (!RunWorkload(db.get(), options.statistics.get(), w, FLAGS_keys, Key, Value, &row.result,
+                       &error)) {
+        Fatal(label + ": " + error);
+      }
+      std::fprintf(stderr, "[%s] %s: %3d%% hits, %d thread%s: %.0f ops/s, %.4f device reads/lookup\n",
+                   kProgram, label.c_str(), row.hit_percent, row.threads, row.threads > 1 ? "s" : "",
+                   row.result.OpsPerSecond(),
+                   static_cast<double>(row.result.counters.device_reads()) / FLAGS_ops);
+      rows.push_back(row);
+    }
+  }
+  Check(db->Close(), "close");
+  return rows;
+}
+
+// The files an absent key's lookup consults, on average (key ranges).
+double FilesPerMiss(const std::string& dir) {
+  rdb::Options options = DbOptions(nullptr, 'a', 8 << 20, nullptr);
+  options.disable_auto_compactions = true;
+  std::unique_ptr<rdb::DB> db = Open(options, dir);
+  const FileRanges ranges(db.get());
+  constexpr uint64_t kSample = 100000;
+  uint64_t files = 0;
+  for (uint64_t j = 0; j < kSample; ++j) {
+    files += ranges.FilesFor(Key(FLAGS_keys + (Mix64(j) % FLAGS_keys)));
+  }
+  Check(db->Close(), "close");
+  return static_cast<double>(files) / kSample;
+}
+
+std::vector<PolicySpec> Specs(const Shape& loaded) {
+  std::vector<std::pair<std::string, double>> budgets;
+  if (std::string bad; !ParseBitsPerKeyList(FLAGS_bits_per_key, &budgets, &bad)) {
+    Fatal("bad value '" + bad + "' in --bits_per_key (want positive numbers)");
+  }
+  // rocksdb.Ribbon's trial filter: a file of the last level.
+  const RibbonCalibration ribbon{loaded.entries[kMaxLevels - 1] /
+                                     std::max<uint64_t>(loaded.files[kMaxLevels - 1], 1),
+                                 /*bloom_before_level=*/-1};
+  const auto make = [&](const std::string& policy, const std::string& param, double budget) {
+    PolicySpec spec;
+    std::string error;
+    if (!MakePolicySpec(policy, param, budget, ribbon, &spec, &error)) Fatal(error);
+    return spec;
+  };
+  // Trial filters of the loaded files, at their levels.
+  std::vector<ProbedFile> files;
+  for (int level = 0; level < kMaxLevels; ++level) {
+    for (uint64_t f = 0; f < loaded.files[level]; ++f) {
+      const uint64_t keys = loaded.entries[level] / loaded.files[level];
+      files.push_back({level, keys, true, level, 0});
+    }
+  }
+  std::vector<PolicySpec> specs;
+  for (const std::string& policy : SplitCommas(FLAGS_policies)) {
+    for (const auto& [param, budget] : budgets) {
+      PolicySpec spec = make(policy, param, budget);
+      // LevelAware's setting is a budget of filter bytes it keeps over the
+      // live files (shaped by the tree, which trial filters do not have);
+      // with optimize_filters_for_memory its blocks fit their size classes,
+      // so its allocated bits are its bits: checked in the results, not
+      // calibrated.
+      if (RunningOnJemalloc() && policy != "sstfilter.LevelAware") {
+        spec = CalibrateToAllocated(
+            spec, files, {Key, OptimizeFiltersForMemory(), kMaxLevels},
+            [&](double setting) { return make(policy, param, setting); }, kProgram);
+      }
+      specs.push_back(spec);
+    }
+  }
+  return specs;
+}
+
+int Main() {
+  if (FLAGS_keys < 1000 || FLAGS_keys >= (1ULL << 40)) Fatal("--keys must be in [1000, 2^40)");
+  if (FLAGS_value_bytes < 2 || FLAGS_ops == 0) Fatal("need --value_bytes >= 2 and --ops > 0");
+  if (FLAGS_l0_files < 0 || FLAGS_l0_files * KeysPerL0File() >= FLAGS_keys) {
+    Fatal("--l0_files memtables (" + std::to_string(KeysPerL0File()) + " keys each) must leave keys to settle");
+  }
+  if (!(FLAGS_cache_fraction > 0 && FLAGS_cache_fraction <= 1)) Fatal("--cache_fraction must be in (0, 1]");
+  for (const std::string& layout : SplitCommas(FLAGS_layouts)) {
+    if (layout != "a" && layout != "b") Fatal("--layouts takes a and b, not '" + layout + "'");
+  }
+  for (const std::string& h : SplitCommas(FLAGS_hit_percents)) {
+    char* end = nullptr;
+    const long v = std::strtol(h.c_str(), &end, 10);
+    if (h.empty() || *end != '\0' || v < 0 || v > 100) Fatal("bad --hit_percents item '" + h + "'");
+  }
+  std::vector<std::pair<std::string, double>> threads;
+  if (std::string bad; !ParseBitsPerKeyList(FLAGS_threads, &threads, &bad)) {
+    Fatal("bad --threads item '" + bad + "'");
+  }
+  for (const auto& [text, t] : threads) {
+    if (t != std::floor(t) || t > 64) Fatal("bad --threads item '" + text + "'");
+  }
+  if (!FLAGS_csv.empty() && FLAGS_csv == FLAGS_plot) Fatal("--csv and --plot name the same file");
+  if (!FLAGS_plot.empty() && FLAGS_csv.empty()) Fatal("--plot needs --csv (it plots the CSV)");
+  for (const std::string& policy : SplitCommas(FLAGS_policies)) {  // before any load
+    PolicySpec spec;
+    std::string error;
+    if (policy.empty() || policy == "none" ||
+        !MakePolicySpec(policy, "10", 10, {1000, -1}, &spec, &error)) {
+      Fatal("bad policy '" + policy + "' in --policies: " + (error.empty() ? "a filter is needed" : error));
+    }
+  }
+  const auto wall_start = Clock::now();
+
+  std::string root = FLAGS_db_dir;
+  if (root.empty()) {
+    char tmpl[] = "/var/tmp/production_bench.XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) Fatal("cannot create a directory under /var/tmp");
+    root = g_temp_root = tmpl;
+    std::atexit(RemoveTempRoot);
+  }
+  const bool loaded_before = PrepareDir(root);
+  CheckDiskSpace(root, loaded_before);
+  const std::string dir = root + "/db";
+  if (loaded_before) {
+    std::fprintf(stderr, "[%s] reusing the load in %s (%s)\n", kProgram, dir.c_str(),
+                 LoadSignature().c_str());
+  } else {
+    Load(dir);
+    std::ofstream(root + "/" + kMarker) << "loaded\n" << LoadSignature() << "\n";
+  }
+  Shape loaded;
+  {
+    rdb::Options options = DbOptions(nullptr, 'a', 8 << 20, nullptr);
+    std::unique_ptr<rdb::DB> db = Open(options, dir);
+    loaded = ShapeOf(db.get());
+    Check(db->Close(), "close");
+  }
+  const double files_per_miss = FilesPerMiss(dir);
+  const uint64_t cache_bytes = FLAGS_block_cache_bytes
+                                   ? FLAGS_block_cache_bytes
+                                   : static_cast<uint64_t>(FLAGS_cache_fraction * loaded.sst_bytes);
+  std::fprintf(stderr, "[%s] files per level %s, %.1f MiB of SST data, block cache %.1f MiB, %.2f files per absent key\n",
+               kProgram, loaded.Files().c_str(), loaded.sst_bytes / 1048576.0,
+               cache_bytes / 1048576.0, files_per_miss);
+
+  const std::vector<PolicySpec> specs = Specs(loaded);
+  std::vector<Row> rows;
+  const std::vector<std::string> layouts = SplitCommas(FLAGS_layouts);
+  size_t run = 0;
+  for (const std::string& layout : layouts) {
+    for (const PolicySpec& spec : specs) {
+      const std::string label = spec.policy + " @" + spec.param + " layout " + layout + " (" +
+                                std::to_string(++run) + " of " +
+                                std::to_string(specs.size() * layouts.size()) + ")";
+      Rewrite(dir, spec, layout[0], loaded, label);
+      for (Row& row : Measure(dir, spec, layout[0], cache_bytes, loaded, files_per_miss, label)) {
+        rows.push_back(std::move(row));
+      }
+    }
+  }
+  const std::string header = Header(LoadSignature(), cache_bytes, FLAGS_direct_reads,
+                                    AllocatorName(), OptimizeFiltersForMemory(), FLAGS_ops);
+  PrintRows(rows, header);
+  if (!FLAGS_csv.empty()) {
+    if (!WriteRowsCsv(FLAGS_csv, rows, header)) Fatal("cannot write " + FLAGS_csv);
+  }
+  if (!FLAGS_plot.empty()) PlotRows(FLAGS_csv, FLAGS_plot);
+  std::fprintf(stderr, "[%s] done: %zu rows in %.0f s\n", kProgram, rows.size(), Seconds(wall_start));
+  int status = 0;
+  for (const Row& row : rows) {
+    if (std::fabs(row.BudgetDeviationPct()) > 3.0 && row.hit_percent == rows[0].hit_percent &&
+        row.threads == rows[0].threads) {
+      std::fprintf(stderr, "[%s] WARNING: %s @%g layout %c uses %.3f bits per key, %+.1f%% off budget\n",
+                   kProgram, row.policy.c_str(), row.budget, row.layout, row.BudgetedBitsPerKey(),
+                   row.BudgetDeviationPct());
+    }
+  }
+  return status;
+}
+
+}  // namespace
+}  // namespace sstfilter::bench
+
+int main(int argc, char** argv) {
+  const char* usage =
+      "Loads a RocksDB larger than its block cache once, rewrites its files with each filter "
+      "policy and measures device reads, ops/s and Get latency of hits and misses.";
+  sstfilter::bench::StartBenchmark(&argc, &argv, "production_bench", usage, __FILE__,
+                                   FLAGS_allocator);
+  if (FLAGS_optimize_filters_for_memory != "auto" && FLAGS_optimize_filters_for_memory != "true" &&
+      FLAGS_optimize_filters_for_memory != "false") {
+    sstfilter::bench::Fatal("--optimize_filters_for_memory must be true, false or auto");
+  }
+  return sstfilter::bench::Main();
+}

@@ -1,0 +1,61 @@
+// The read workloads of production_bench: Get of present and absent keys in
+// a stated mix, from one or more reader threads, each lookup timed and
+// checked, with what the lookups cost in filter answers, block-cache hits
+// and misses, and reads the OS saw.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include <rocksdb/db.h>
+#include <rocksdb/statistics.h>
+
+#include "bench/lsm_stats.h"
+
+namespace sstfilter::bench {
+
+// Process-wide counters: the DB's statistics and /proc/self/io.
+struct ReadCounters {
+  enum Counter {
+    kUseful, kPositive, kTruePositive,            // filter answers
+    kDataHit, kDataMiss, kIndexHit, kIndexMiss,   // block cache
+    kFilterHit, kFilterMiss,
+    kOsReads, kOsReadBytes,                       // /proc/self/io syscr, read_bytes
+    kCounters
+  };
+  uint64_t value[kCounters] = {};
+  uint64_t operator[](Counter c) const { return value[c]; }
+
+  static ReadCounters Capture(ROCKSDB_NAMESPACE::Statistics* statistics);
+  ReadCounters Minus(const ReadCounters& before) const;
+  // Every block-cache miss reads its block from the file: with direct reads,
+  // from the device.
+  uint64_t device_reads() const { return value[kDataMiss] + value[kIndexMiss] + value[kFilterMiss]; }
+};
+
+struct Workload {
+  int hit_percent = 0;  // share of lookups for present keys
+  int threads = 1;
+  uint64_t ops = 0;     // lookups in all, split over the threads
+  uint64_t salt = 0;    // picks the keys: same salt, same lookups
+};
+
+struct WorkloadResult {
+  uint64_t hits = 0, misses = 0;
+  double seconds = 0;
+  LatencySummary hit_latency, miss_latency;
+  ReadCounters counters;
+  double OpsPerSecond() const { return seconds > 0 ? (hits + misses) / seconds : 0; }
+};
+
+// Keys of the database: key(i) for i < keys is present with value(i); any
+// i >= keys is absent. Returns false and sets *error if a present key is
+// not found with its value or an absent one is found.
+bool RunWorkload(ROCKSDB_NAMESPACE::DB* db, ROCKSDB_NAMESPACE::Statistics* statistics,
+                 const Workload& workload, uint64_t keys,
+                 const std::function<std::string(uint64_t)>& key,
+                 const std::function<std::string(uint64_t)>& value, WorkloadResult* result,
+                 std::string* error);
+
+}  // namespace sstfilter::bench

@@ -1,0 +1,50 @@
+// production_bench's rows: one per layout × policy × budget × workload, as a
+// table on stdout, CSV and a plot.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/production_lookups.h"
+
+namespace sstfilter::bench {
+
+struct Row {
+  std::string policy;
+  char layout = 'a';
+  double budget = 0;
+  std::string setting;
+  double bits_per_key = 0;        // filter bytes × 8 / entries (SST files)
+  double alloc_bits_per_key = 0;  // allocated (malloc_usable_size) bytes × 8 / entries
+  bool alloc_budget = false;      // the budget counts allocated bits (jemalloc)
+  uint64_t filter_bytes = 0;
+  uint64_t cache_bytes = 0;
+  std::string shape;              // files per level, L0/.../L6
+  double files_per_miss = 0;      // files whose key range holds an absent key
+  int hit_percent = 0;
+  int threads = 1;
+  WorkloadResult result;
+
+  double BudgetedBitsPerKey() const { return alloc_budget ? alloc_bits_per_key : bits_per_key; }
+  double BudgetDeviationPct() const {
+    return budget > 0 ? 100.0 * (BudgetedBitsPerKey() / budget - 1) : 0;
+  }
+};
+
+// "# ..." lines naming the run's settings, for the table and the CSV.
+std::string Header(const std::string& load, uint64_t cache_bytes, bool direct_reads,
+                   const char* allocator, bool optimize_filters_for_memory, uint64_t ops);
+
+void PrintRows(const std::vector<Row>& rows, const std::string& header);
+
+// Writes `path` whole or not at all: a run stopped half-way leaves at most
+// `path`.partial.
+bool WriteRowsCsv(const std::string& path, const std::vector<Row>& rows, const std::string& header);
+
+// Ops/s of the 50%-hit workload (most threads) against bits per key, one
+// line per policy and layout (bench/plot_production_bench.gp); exits on
+// failure.
+void PlotRows(const std::string& csv, const std::string& png);
+
+}  // namespace sstfilter::bench
