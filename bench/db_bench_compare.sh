@@ -112,12 +112,7 @@ while read -r policy budget setting; do
 
   # The policy in effect, from the SST files themselves, and their actual
   # filter memory: filter bytes × 8 / filter entries.
-  sst_dump --file="$WORK/db" --show_properties < /dev/null > "$WORK/props.txt" 2>&1 || true
-  read -r files matching bpk < <(awk -v want="$expect" '
-    /filter policy name:/ { files++; name = $0; sub(/^ *filter policy name: */, "", name);
-                            if (name == want) ok++ }
-    /filter block size:/ { bytes += $NF } /# entries for filter:/ { entries += $NF }
-    END { printf "%d %d %.3f\n", files, ok, entries ? bytes * 8 / entries : 0 }' "$WORK/props.txt")
+  read -r files matching bpk < <(db_bench_sst_filters "$WORK/db" "$expect")
   check="ok"
   if [ "$files" -eq 0 ] || [ "$matching" -ne "$files" ]; then
     check="FAIL:$matching/$files-name-$expect"; status=1

@@ -103,12 +103,7 @@ while read -r policy budget setting; do
   rm -rf "$WORK/db"
   run fill --benchmarks=fillrandom,flush,waitforcompaction
   sst_bytes="$(du -sb "$WORK/db" | cut -f1)"
-  sst_dump --file="$WORK/db" --show_properties < /dev/null > "$WORK/props.txt" 2>&1 || true
-  read -r files matching bpk < <(awk -v want="$expect" '
-    /filter policy name:/ { files++; name = $0; sub(/^ *filter policy name: */, "", name);
-                            if (name == want) ok++ }
-    /filter block size:/ { bytes += $NF } /# entries for filter:/ { entries += $NF }
-    END { printf "%d %d %.3f\n", files, ok, entries ? bytes * 8 / entries : 0 }' "$WORK/props.txt")
+  read -r files matching bpk < <(db_bench_sst_filters "$WORK/db" "$expect")
   [ "$files" -gt 0 ] && [ "$matching" -eq "$files" ] ||
     fail "$policy: $matching of $files SST files name the policy requested"
   shape="$(ldb --db="$WORK/db" list_live_files_metadata 2>/dev/null | awk '

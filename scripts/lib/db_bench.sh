@@ -57,3 +57,15 @@ db_bench_write_options() {
     printf '[TableOptions/BlockBasedTable "default"]\n'; printf '%s\n' "$4" | sed '/^$/d; s/^/  /'
   } > "$1"
 }
+
+# db_bench_sst_filters DB NAME [SST_DUMP]: "FILES MATCHING BITS_PER_KEY" of
+# the SST files in DB, from their table properties: how many there are,
+# how many name filter policy NAME, and their filter bytes × 8 / filter
+# entries.
+db_bench_sst_filters() {
+  "${3:-sst_dump}" --file="$1" --show_properties < /dev/null 2>&1 | awk -v want="$2" '
+    /filter policy name:/ { files++; name = $0; sub(/^ *filter policy name: */, "", name);
+                            if (name == want) ok++ }
+    /filter block size:/ { bytes += $NF } /# entries for filter:/ { entries += $NF }
+    END { printf "%d %d %.3f\n", files, ok, entries ? bytes * 8 / entries : 0 }'
+}
