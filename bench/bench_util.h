@@ -1,4 +1,4 @@
-// Small helpers shared by the benchmarks (filter_bench, lsm_bench).
+// Small helpers shared by the benchmarks: list flags and key mixing.
 #pragma once
 
 #include <cmath>

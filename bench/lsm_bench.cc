@@ -8,7 +8,7 @@
 //     rocksdb.filter.policy) against the policy requested, and measures the
 //     actual filter memory, filter bytes × 8 / filter entries over all files.
 //     A wrong policy is fatal: no numbers are ever reported under a filter's
-//     name for a database that ran without it (DESIGN.md's "trap").
+//     name for a database that ran without it (the README's "trap").
 //   - looks up --misses absent keys, spread uniformly over the key space so
 //     they fall inside the SST files' key ranges, with Get and MultiGet, and
 //     counts wasted reads per miss = false positives / absent lookups
@@ -66,7 +66,7 @@
 #include <string>
 #include <vector>
 
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/api_compat.h"
 #include "bench/allocator.h"
 #include "bench/db_util.h"
 #include "bench/flag_help.h"

@@ -51,7 +51,7 @@
 #include "bench/lsm_stats.h"
 #include "bench/production_lookups.h"
 #include "bench/production_report.h"
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/api_compat.h"
 #include "plugin/rocksdb/shape_listener.h"
 #include "plugin/tools/sst_filter_reader.h"
 
@@ -75,6 +75,8 @@ DEFINE_bool(direct_reads, true, "use_direct_reads: every block not in the block 
 DEFINE_string(hit_percents, "0,100,50", "Workloads: the share of lookups for present keys, in %.");
 DEFINE_string(threads, "1,2", "Reader thread counts, comma-separated.");
 DEFINE_uint64(ops, 100000, "Lookups per workload and thread count.");
+DEFINE_uint64(fp_misses, 2000000,
+              "Absent keys looked up (2 threads, untimed) for wasted reads per miss.");
 DEFINE_uint64(warmup_ops, 100000, "Lookups (50% hits, 2 threads) before measuring, to fill the block cache.");
 DEFINE_string(db_dir, "",
               "Directory of the database; kept, and reused by a later run with the same load "
@@ -170,6 +172,8 @@ struct Shape {
   std::vector<uint64_t> files = std::vector<uint64_t>(kMaxLevels, 0);
   std::vector<uint64_t> entries = std::vector<uint64_t>(kMaxLevels, 0);
   uint64_t sst_bytes = 0;
+  // Every file's level and entries, in the order Rewrite takes them.
+  std::vector<std::pair<int, uint64_t>> file_entries;
   bool operator==(const Shape& o) const { return files == o.files && entries == o.entries; }
   std::string Files() const {
     std::string text;
@@ -180,15 +184,24 @@ struct Shape {
   }
 };
 
-Shape ShapeOf(rdb::DB* db) {
+// Live files, L0 first, each level in key order: the order Rewrite takes.
+std::vector<rdb::LiveFileMetaData> LiveFilesInOrder(rdb::DB* db) {
   std::vector<rdb::LiveFileMetaData> live;
   db->GetLiveFilesMetaData(&live);
+  std::stable_sort(live.begin(), live.end(), [](const auto& a, const auto& b) {
+    return a.level != b.level ? a.level < b.level : a.smallestkey < b.smallestkey;
+  });
+  return live;
+}
+
+Shape ShapeOf(rdb::DB* db) {
   Shape shape;
-  for (const auto& f : live) {
+  for (const auto& f : LiveFilesInOrder(db)) {
     if (f.level < 0 || f.level >= kMaxLevels) continue;
     ++shape.files[f.level];
     shape.entries[f.level] += f.num_entries;
     shape.sst_bytes += f.size;
+    shape.file_entries.emplace_back(f.level, f.num_entries);
   }
   return shape;
 }
@@ -298,11 +311,7 @@ void Rewrite(const std::string& dir, const PolicySpec& spec, char layout, const 
   options.disable_auto_compactions = true;
   std::unique_ptr<rdb::DB> db = Open(options, dir);
   listener->Observe(db.get());  // LevelAware plans for this shape from the first file
-  std::vector<rdb::LiveFileMetaData> live;
-  db->GetLiveFilesMetaData(&live);
-  std::stable_sort(live.begin(), live.end(), [](const auto& a, const auto& b) {
-    return a.level != b.level ? a.level < b.level : a.smallestkey < b.smallestkey;
-  });
+  const std::vector<rdb::LiveFileMetaData> live = LiveFilesInOrder(db.get());
   for (size_t i = 0; i < live.size(); ++i) {
     Check(db->CompactFiles(rdb::CompactionOptions(), {live[i].name}, live[i].level),
           "rewrite " + live[i].name);
@@ -366,6 +375,16 @@ std::vector<Row> Measure(const std::string& dir, const PolicySpec& spec, char la
                    Key, Value, &ignored, &error)) {
     Fatal(label + " warm-up: " + error);
   }
+  // Wasted reads per miss from many more misses than the timed workloads
+  // have: ~0.1% false positives need millions for a 2% standard error.
+  WorkloadResult fp;
+  if (!RunWorkload(db.get(), options.statistics.get(), {0, 2, FLAGS_fp_misses, 2}, FLAGS_keys,
+                   Key, Value, &fp, &error)) {
+    Fatal(label + " misses: " + error);
+  }
+  base.wasted_per_miss = WastedPerMiss(fp);
+  std::fprintf(stderr, "[%s] %s: %.5f wasted reads per miss (%llu absent keys)\n", kProgram,
+               label.c_str(), base.wasted_per_miss, static_cast<unsigned long long>(fp.misses));
   std::vector<Row> rows;
   std::vector<std::pair<std::string, double>> hit_percents, threads;
   std::string bad;
@@ -422,14 +441,11 @@ std::vector<PolicySpec> Specs(const Shape& loaded) {
     if (!MakePolicySpec(policy, param, budget, ribbon, &spec, &error)) Fatal(error);
     return spec;
   };
-  // Trial filters of the loaded files, at their levels.
+  // Trial filters of the loaded files, each at its level and size, in the
+  // order the rewrite builds them (optimize_filters_for_memory's rounding
+  // balance runs across filters in that order).
   std::vector<ProbedFile> files;
-  for (int level = 0; level < kMaxLevels; ++level) {
-    for (uint64_t f = 0; f < loaded.files[level]; ++f) {
-      const uint64_t keys = loaded.entries[level] / loaded.files[level];
-      files.push_back({level, keys, true, level, 0});
-    }
-  }
+  for (const auto& [level, keys] : loaded.file_entries) files.push_back({level, keys, true, level, 0});
   std::vector<PolicySpec> specs;
   for (const std::string& policy : SplitCommas(FLAGS_policies)) {
     for (const auto& [param, budget] : budgets) {

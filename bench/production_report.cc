@@ -20,13 +20,13 @@ double Ratio(uint64_t hit, uint64_t miss) {
   return hit + miss ? static_cast<double>(hit) / (hit + miss) : 0;
 }
 
-// Wasted reads: filter "may match" answers for files without the key.
-double WastedPerMiss(const WorkloadResult& r) {
-  return r.misses ? static_cast<double>(r.counters[ReadCounters::kPositive] - r.counters[ReadCounters::kTruePositive]) / r.misses
-                  : 0;
-}
-
 }  // namespace
+
+double WastedPerMiss(const WorkloadResult& r) {
+  const uint64_t wasted =
+      r.counters[ReadCounters::kPositive] - r.counters[ReadCounters::kTruePositive];
+  return r.misses ? static_cast<double>(wasted) / r.misses : 0;
+}
 
 std::string Header(const std::string& load, uint64_t cache_bytes, bool direct_reads,
                    const char* allocator, bool optimize_filters_for_memory, uint64_t ops) {
@@ -54,7 +54,7 @@ void PrintRows(const std::vector<Row>& rows, const std::string& header) {
     const WorkloadResult& w = r.result;
     std::printf("%-22s %c %6g %6.3f %4d %3d %9.0f %9.4f %9.5f %9.1f %9.1f %9.1f %9.1f %6.3f %6.3f\n",
                 r.policy.c_str(), r.layout, r.budget, r.BudgetedBitsPerKey(), r.hit_percent,
-                r.threads, w.OpsPerSecond(), PerOp(w.counters.device_reads(), w), WastedPerMiss(w),
+                r.threads, w.OpsPerSecond(), PerOp(w.counters.device_reads(), w), r.wasted_per_miss,
                 w.miss_latency.p50_us, w.miss_latency.p99_us, w.miss_latency.p999_us,
                 w.hit_latency.p99_us, Ratio(w.counters[ReadCounters::kDataHit], w.counters[ReadCounters::kDataMiss]),
                 Ratio(w.counters[ReadCounters::kFilterHit], w.counters[ReadCounters::kFilterMiss]));
@@ -72,7 +72,7 @@ bool WriteRowsCsv(const std::string& path, const std::vector<Row>& rows, const s
     out << "policy,layout,budget_bits_per_key,bits_per_key,alloc_bits_per_key,filter_bytes,"
            "block_cache_bytes,files_per_level,files_per_miss,hit_percent,threads,ops_per_sec,"
            "device_reads_per_lookup,os_reads_per_lookup,os_read_kib_per_lookup,"
-           "wasted_reads_per_miss,hit_mean_us,hit_p50_us,hit_p99_us,hit_p999_us,miss_mean_us,"
+           "wasted_reads_per_miss,workload_wasted_reads_per_miss,hit_mean_us,hit_p50_us,hit_p99_us,hit_p999_us,miss_mean_us,"
            "miss_p50_us,miss_p99_us,miss_p999_us,data_cache_hit_ratio,index_cache_hit_ratio,"
            "filter_cache_hit_ratio,setting\n";
     for (const Row& r : rows) {
@@ -80,14 +80,14 @@ bool WriteRowsCsv(const std::string& path, const std::vector<Row>& rows, const s
       char buf[1024];
       std::snprintf(
           buf, sizeof(buf),
-          "%s,%c,%g,%.4f,%.4f,%llu,%llu,%s,%.3f,%d,%d,%.1f,%.5f,%.5f,%.3f,%.6f,%.2f,%.2f,%.2f,"
+          "%s,%c,%g,%.4f,%.4f,%llu,%llu,%s,%.3f,%d,%d,%.1f,%.5f,%.5f,%.3f,%.6f,%.6f,%.2f,%.2f,%.2f,"
           "%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.4f,%.4f,",
           r.policy.c_str(), r.layout, r.budget, r.bits_per_key, r.alloc_bits_per_key,
           static_cast<unsigned long long>(r.filter_bytes),
           static_cast<unsigned long long>(r.cache_bytes), r.shape.c_str(), r.files_per_miss,
           r.hit_percent, r.threads, w.OpsPerSecond(), PerOp(w.counters.device_reads(), w),
           PerOp(w.counters[ReadCounters::kOsReads], w), PerOp(w.counters[ReadCounters::kOsReadBytes], w) / 1024,
-          WastedPerMiss(w), w.hit_latency.mean_us, w.hit_latency.p50_us, w.hit_latency.p99_us,
+          r.wasted_per_miss, WastedPerMiss(w), w.hit_latency.mean_us, w.hit_latency.p50_us, w.hit_latency.p99_us,
           w.hit_latency.p999_us, w.miss_latency.mean_us, w.miss_latency.p50_us,
           w.miss_latency.p99_us, w.miss_latency.p999_us,
           Ratio(w.counters[ReadCounters::kDataHit], w.counters[ReadCounters::kDataMiss]),

@@ -22,6 +22,7 @@ struct Row {
   uint64_t cache_bytes = 0;
   std::string shape;              // files per level, L0/.../L6
   double files_per_miss = 0;      // files whose key range holds an absent key
+  double wasted_per_miss = 0;     // over --fp_misses absent keys
   int hit_percent = 0;
   int threads = 1;
   WorkloadResult result;
@@ -31,6 +32,9 @@ struct Row {
     return budget > 0 ? 100.0 * (BudgetedBitsPerKey() / budget - 1) : 0;
   }
 };
+
+// Filter "may match" answers for files without the key, per absent key.
+double WastedPerMiss(const WorkloadResult& r);
 
 // "# ..." lines naming the run's settings, for the table and the CSV.
 std::string Header(const std::string& load, uint64_t cache_bytes, bool direct_reads,

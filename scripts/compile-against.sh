@@ -2,9 +2,9 @@
 # Compiles (g++ -fsyntax-only) every C++ file of this repository that
 # includes RocksDB against the headers of other RocksDB releases, each at
 # the C++ standard it requires (C++20 from 10.7 on): the quick check that
-# every version difference is behind plugin/rocksdb/compat.h. About 3
-# minutes per version on 2 cores, no RocksDB build. One summary line per
-# version.
+# every version difference is behind plugin/rocksdb/compat.h or
+# api_compat.h. About 3 minutes per version on 2 cores, no RocksDB build.
+# One summary line per version.
 #
 #   bash scripts/compile-against.sh MIRROR_GIT_DIR TAG...     e.g.
 #   bash scripts/compile-against.sh /path/to/rocksdb.git v9.10.0 v10.10.1 v11.8.1

@@ -14,8 +14,9 @@
 #   1. RocksDB itself: 7.8.3 is Debian 12's package (scripts/setup.sh
 #      installs it); any other version is extracted from a git mirror of
 #      facebook/rocksdb (tag vVERSION) into .deps/rocksdb-matrix/VERSION/src
-#      and built as a shared library with RTTI (sstfilter's adapter uses
-#      dynamic_cast on RocksDB's builder classes), installed into
+#      and built as a shared library with RTTI (the tests and tools use
+#      dynamic_cast on RocksDB's builder classes before 10.9, see
+#      plugin/rocksdb/compat.h; the adapter does not), installed into
 #      .deps/rocksdb-matrix/VERSION/prefix. 20-40 minutes per version on 2
 #      cores; done once (a stamp), so the script resumes. With --tree and
 #      --prefix, the RocksDB given instead (its version.h must match).

@@ -26,7 +26,7 @@
 #include <rocksdb/table_properties.h>
 #include <rocksdb/utilities/options_util.h>
 
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/api_compat.h"
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/filter_builder.h"
 #include "plugin/rocksdb/policy.h"

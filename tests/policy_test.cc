@@ -17,7 +17,7 @@
 
 #include <rocksdb/version.h>
 
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/api_compat.h"
 #include "include/sstfilter/sstfilter.h"
 #include "plugin/core/bloom_math.h"
 #include "plugin/rocksdb/option_types.h"

@@ -17,6 +17,7 @@
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
 
+#include "plugin/rocksdb/compat.h"  // FilterBitsReader
 #include "plugin/tools/block_checksum.h"
 #include "plugin/tools/filter_block_info.h"
 #include "plugin/tools/sst_filter_reader.h"

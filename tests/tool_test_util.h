@@ -13,7 +13,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/sst_file_writer.h>
 
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/api_compat.h"
 #include "tests/db_options.h"
 #include "tests/temp_dir.h"
 

@@ -43,9 +43,7 @@ __attribute__((target("avx2"))) inline __m256i ProbeValues(__m256i va, __m256i v
 // The empty asm keeps the 64-bit value in a vector register: without it
 // GCC 12 broadcasts from memory, so a query that also needs the value in
 // rax (FastRange's mul) stores it to the stack and realigns the stack for
-// that, 4 more instructions and a store-to-load round trip per query
-// (AVX2 one-group negative query 4.4 ns against 4.9-5.0, SSTFILTER_NO_AVX512=1,
-// filter_bench --keys=1000000 --bits_per_key=10).
+// that, 4 more instructions and a store-to-load round trip per query.
 __attribute__((target("avx2"))) inline void BroadcastHalves(uint32_t a, uint32_t b, __m256i* va,
                                                             __m256i* vb) {
   __m128i ab64 = _mm_cvtsi64_si128(static_cast<long long>((uint64_t{b} << 32) | a));

@@ -1,7 +1,9 @@
 // What each filter kind provides to the generic FilterBuilder. Adding a kind
-// means: a FilterKind value (format.h), an ops table in its own
-// <kind>_builder.cc, a case in BuilderOpsFor, a reader with Init/MayMatch/
-// Prefetch and a case in VisitFilter (filter_reader.h).
+// means: a FilterKind value (format.h); an ops table in its own
+// <kind>_builder.cc and a case in OpsFor (filter_builder.cc); a reader with
+// Init/MayMatch/Prefetch and a case in VisitFilter (filter_reader.h); its
+// policy id in kRegisteredKinds (plugin/rocksdb/register.cc); golden files
+// (tests/golden/) and its layout in docs/FORMAT.md.
 #pragma once
 
 #include <cstddef>

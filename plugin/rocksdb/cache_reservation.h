@@ -15,7 +15,7 @@
 
 #include <rocksdb/table.h>
 
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/api_compat.h"
 
 namespace sstfilter {
 

@@ -1,4 +1,3 @@
-#include "plugin/rocksdb/compat.h"
 #include "plugin/tools/db_listing.h"
 
 #include <rocksdb/convenience.h>
@@ -14,6 +13,8 @@
 #include <memory>
 #include <set>
 #include <tuple>
+
+#include "plugin/rocksdb/api_compat.h"
 
 namespace sstfilter::tools {
 namespace {
