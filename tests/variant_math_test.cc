@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "plugin/core/variant_math.h"
+#include "plugin/tools/variant_math.h"
 
 namespace sstfilter {
 namespace {

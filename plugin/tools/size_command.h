@@ -3,7 +3,7 @@
 // sizing code the builders use (plugin/core: FilterBuilder, bloom_math) and,
 // for RocksDB's built-ins, RocksDB's own (builtin_predictor.h). With
 // --variants, also the published sizing of filter designs sstfilter does not
-// build (plugin/core/variant_math.h) beside sstfilter's kinds.
+// build (plugin/tools/variant_math.h) beside sstfilter's kinds.
 #pragma once
 
 #include <cstdint>

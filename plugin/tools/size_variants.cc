@@ -1,11 +1,11 @@
 // `sstfilter size --variants`: filter designs sstfilter does not build,
-// sized by their papers' formulas (plugin/core/variant_math.h) for the same
+// sized by their papers' formulas (plugin/tools/variant_math.h) for the same
 // keys and target FP rate, beside sstfilter's own rows of ComputeSizeRows.
 #include <cmath>
 #include <string>
 #include <utility>
 
-#include "plugin/core/variant_math.h"
+#include "plugin/tools/variant_math.h"
 #include "plugin/tools/size_command.h"
 #include "plugin/tools/text_output.h"
 

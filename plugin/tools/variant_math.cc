@@ -1,4 +1,4 @@
-#include "plugin/core/variant_math.h"
+#include "plugin/tools/variant_math.h"
 
 #include <algorithm>
 #include <cmath>
