@@ -40,8 +40,8 @@ Built BuildWith(const ribbon::Tuning& tuning, double bpk, std::vector<uint64_t> 
   Built b;
   b.block.assign(payload + kTrailerBytes, 0);
   b.trailer.num_keys = static_cast<uint32_t>(hashes.size());
-  ribbon::Build(tuning, config, hashes.data(), hashes.size(),
-                reinterpret_cast<uint8_t*>(b.block.data()), payload, &b.trailer, &b.stats);
+  ribbon::BuildRibbon(tuning, config, hashes.data(), hashes.size(),
+                      reinterpret_cast<uint8_t*>(b.block.data()), payload, &b.trailer, &b.stats);
   EncodeTrailer(b.trailer, payload, b.block.data() + payload);
   return b;
 }

@@ -68,6 +68,7 @@ double BitsPerKeyForFp(const FilterConfig& config, double fp_rate) {
 }  // namespace
 
 const KindOps kBlockedBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp,
-                                  kLineBytes, 0};
+                                  /*payload_granularity_bytes=*/kLineBytes,
+                                  /*scratch_bytes_per_key=*/0};
 
 }  // namespace sstfilter

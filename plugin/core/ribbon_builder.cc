@@ -362,9 +362,9 @@ void BuildBloomFallback(const FilterConfig& config, uint64_t* hashes, size_t num
 
 }  // namespace
 
-void Build(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
-           size_t num_keys, uint8_t* payload, size_t payload_bytes, Trailer* trailer,
-           BuildStats* stats) {
+void BuildRibbon(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
+                 size_t num_keys, uint8_t* payload, size_t payload_bytes, Trailer* trailer,
+                 BuildStats* stats) {
   BuildStats local;
   BuildStats& st = stats != nullptr ? *stats : local;
   st = BuildStats();
@@ -428,12 +428,13 @@ size_t PayloadBytes(const FilterConfig& config, size_t num_keys) {
   return static_cast<size_t>(std::ceil(bits / 8.0));
 }
 
-// Ribbon sorts its hashes by bucket, so it gathers them into one array.
-bool Build(const FilterConfig& config, BuildHashes& hashes, uint8_t* payload,
-           size_t payload_bytes, Trailer* trailer) {
+// The ops table's build: Ribbon sorts its hashes by bucket, so it gathers
+// them into one array.
+bool BuildFromHashes(const FilterConfig& config, BuildHashes& hashes, uint8_t* payload,
+                     size_t payload_bytes, Trailer* trailer) {
   const size_t num_keys = hashes.size();
-  ribbon::Build(ribbon::Tuning(), config, hashes.Contiguous(), num_keys, payload,
-                payload_bytes, trailer, nullptr);
+  ribbon::BuildRibbon(ribbon::Tuning(), config, hashes.Contiguous(), num_keys, payload,
+                      payload_bytes, trailer, nullptr);
   return true;
 }
 
@@ -462,6 +463,12 @@ double BitsPerKeyForFp(const FilterConfig& config, double fp_rate) {
 
 }  // namespace
 
-const KindOps kRibbonOps = {PayloadBytes, Build, PredictedFp, BitsPerKeyForFp, 1, 13.5};
+// Build holds the band beside the hashes: a 12-byte row per slot (~1.0
+// slot per key) and per-bucket state.
+constexpr double kBandBytesPerKey = 13.5;
+
+const KindOps kRibbonOps = {PayloadBytes, BuildFromHashes, PredictedFp, BitsPerKeyForFp,
+                            /*payload_granularity_bytes=*/1,
+                            /*scratch_bytes_per_key=*/kBandBytesPerKey};
 
 }  // namespace sstfilter

@@ -77,11 +77,11 @@ struct BuildStats {
 // fails: after `max_seeds` seeds, or when the payload is too small for a
 // Ribbon worth having, it writes a standard Bloom filter of the same size and
 // sets trailer->kind = kStandardBloom.
-void Build(const Tuning& tuning, const FilterConfig& config, uint64_t* hashes,
-           size_t num_keys, uint8_t* payload, size_t payload_bytes, Trailer* trailer,
-           BuildStats* stats);
+void BuildRibbon(const Tuning& tuning, const FilterConfig& config, uint64_t* hashes,
+                 size_t num_keys, uint8_t* payload, size_t payload_bytes, Trailer* trailer,
+                 BuildStats* stats);
 
-// Predicted FP rate of what Build writes for num_keys in payload_bytes,
+// Predicted FP rate of what BuildRibbon writes for num_keys in payload_bytes,
 // from the expected layout (the realised one differs by a fraction of a
 // percent in slots, far below the Poisson noise of any test).
 double PredictedFpRate(const Tuning& tuning, const FilterConfig& config, size_t num_keys,

@@ -44,6 +44,8 @@ double BitsPerKeyForFp(const FilterConfig&, double fp_rate) {
 
 }  // namespace
 
-const KindOps kStandardBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp, 1, 0};
+const KindOps kStandardBloomOps = {PayloadBytes, Build, PredictedFpRate, BitsPerKeyForFp,
+                                   /*payload_granularity_bytes=*/1,
+                                   /*scratch_bytes_per_key=*/0};
 
 }  // namespace sstfilter
