@@ -74,7 +74,9 @@
 #include "bench/lsm_calibrate.h"
 #include "bench/lsm_compactor.h"
 #include "bench/lsm_keys.h"
+#include "bench/lsm_lookups.h"
 #include "bench/lsm_policies.h"
+#include "bench/lsm_rewrite.h"
 #include "bench/lsm_report.h"
 #include "bench/lsm_stats.h"
 #include "plugin/core/block_allocation.h"
@@ -416,166 +418,15 @@ std::vector<ProbedFile> ProbeFiles(const std::string& dir) {
 // Trial filters of lsm_bench's own keys (see lsm_calibrate.h).
 TrialFilters Trial() { return {Key, OptimizeFiltersForMemory(), kMaxLevels}; }
 
+// The lookups every run makes (lsm_lookups.h).
+LookupPlan Plan() {
+  return {FLAGS_keys, FLAGS_misses, FLAGS_hits, FLAGS_multiget_batch, Key, Value};
+}
+
 PolicySpec CalibrateToAllocated(const PolicySpec& spec, const std::vector<ProbedFile>& files) {
   return sstfilter::bench::CalibrateToAllocated(
       spec, files, Trial(),
       [&](double setting) { return MakeSpec(spec.policy, spec.param, setting); }, "lsm_bench");
-}
-
-// Get of every key, timed one by one; returns the number of keys whose
-// status differs from `want_found` (a present key must be found with its
-// value, an absent one must be NotFound).
-uint64_t TimedGets(rdb::DB* db, const std::vector<uint64_t>& indexes, bool want_found,
-                   std::vector<double>* latencies_us) {
-  uint64_t wrong = 0;
-  rdb::PinnableSlice value;
-  for (uint64_t i : indexes) {
-    const std::string key = Key(i);
-    value.Reset();
-    const auto start = Clock::now();
-    const rdb::Status s = db->Get(rdb::ReadOptions(), db->DefaultColumnFamily(), key, &value);
-    latencies_us->push_back(
-        std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-    if (!s.ok() && !s.IsNotFound()) Fatal("Get: " + s.ToString());
-    wrong += want_found ? !(s.ok() && value == Value(i)) : s.ok();
-  }
-  return wrong;
-}
-
-// The same through MultiGet; returns the number of wrong answers and sets
-// the mean time per key.
-uint64_t TimedMultiGets(rdb::DB* db, const std::vector<uint64_t>& indexes, bool want_found,
-                        double* us_per_key) {
-  uint64_t wrong = 0;
-  double total_us = 0;
-  const size_t batch = static_cast<size_t>(FLAGS_multiget_batch);
-  for (size_t start = 0; start < indexes.size(); start += batch) {
-    const size_t n = std::min(batch, indexes.size() - start);
-    std::vector<std::string> keys;
-    for (size_t j = 0; j < n; ++j) keys.push_back(Key(indexes[start + j]));
-    std::vector<rdb::Slice> slices(keys.begin(), keys.end());
-    std::vector<rdb::PinnableSlice> values(n);
-    std::vector<rdb::Status> statuses(n);
-    const auto t0 = Clock::now();
-    db->MultiGet(rdb::ReadOptions(), db->DefaultColumnFamily(), n, slices.data(), values.data(),
-                 statuses.data());
-    total_us += std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-    for (size_t j = 0; j < n; ++j) {
-      const rdb::Status& s = statuses[j];
-      if (!s.ok() && !s.IsNotFound()) Fatal("MultiGet: " + s.ToString());
-      wrong += want_found ? !(s.ok() && values[j] == Value(indexes[start + j])) : s.ok();
-    }
-  }
-  *us_per_key = indexes.empty() ? 0 : total_us / indexes.size();
-  return wrong;
-}
-
-// --rewrite_steps: increasing percentages in (0, 100].
-std::vector<double> ParseRewriteSteps() {
-  std::vector<double> steps;
-  if (FLAGS_rewrite_steps.empty()) return steps;
-  std::vector<std::pair<std::string, double>> parsed;
-  std::string bad;
-  if (!ParseBitsPerKeyList(FLAGS_rewrite_steps, &parsed, &bad)) {
-    Fatal("bad value '" + bad + "' in --rewrite_steps (want percentages)");
-  }
-  for (const auto& [text, percent] : parsed) {
-    if (percent > 100 || (!steps.empty() && percent <= steps.back())) {
-      Fatal("--rewrite_steps must increase and stay <= 100, not '" + FLAGS_rewrite_steps + "'");
-    }
-    steps.push_back(percent);
-  }
-  return steps;
-}
-
-// Looks up the absent and present keys in the open database and fills in
-// `r`'s lookup figures; `expected_policies` are the filter policy names its
-// files may carry.
-void MeasureLookups(rdb::DB* db, const rdb::Options& options, const std::string& label,
-                    const std::vector<std::string>& expected_policies, bool some_unfiltered,
-                    RunResult* r) {
-  r->tables = SummarizeTables(db, expected_policies, some_unfiltered);
-  if (!r->tables.wrong_policy.empty()) {
-    for (const std::string& w : r->tables.wrong_policy) std::fprintf(stderr, "  %s\n", w.c_str());
-    Fatal(label + ": " + std::to_string(r->tables.wrong_policy.size()) + " of " +
-          std::to_string(r->tables.files) + " SST files do not carry filter policy '" +
-          expected_policies[0] + "': not the filter requested");
-  }
-  const FileRanges ranges(db);
-  r->shape = ranges.Shape();
-
-  std::vector<uint64_t> misses, hits;
-  uint64_t files_consulted = 0;
-  for (uint64_t j = 0; j < FLAGS_misses; ++j) {
-    misses.push_back(FLAGS_keys + j);
-    files_consulted += ranges.FilesFor(Key(misses.back()));
-  }
-  r->misses = misses.size();
-  r->files_per_miss = r->misses ? static_cast<double>(files_consulted) / r->misses : 0;
-  // Present keys in a scrambled order, uniformly over the stream (fast range
-  // reduction of a mixed index).
-  for (uint64_t j = 0; j < FLAGS_hits; ++j) {
-    hits.push_back(static_cast<uint64_t>(
-        (static_cast<unsigned __int128>(Mix64(j ^ 0x5bd1e995)) * FLAGS_keys) >> 64));
-  }
-  r->hits = hits.size();
-
-  std::fprintf(stderr, "[lsm_bench] %s: looking up %zu absent and %zu present keys ...\n",
-               label.c_str(), misses.size(), hits.size());
-  EnableLookupCounting();
-  rdb::Statistics* stats = options.statistics.get();
-  std::vector<double> latencies;
-  LookupCounters before = LookupCounters::Capture(stats);
-  uint64_t wrong = TimedGets(db, misses, false, &latencies);
-  LookupCounters after = LookupCounters::Capture(stats);
-  r->miss_get = after.Minus(before);
-  r->miss_get_latency = Summarize(std::move(latencies));
-  wrong += TimedMultiGets(db, misses, false, &r->miss_multiget_us);
-  r->miss_multiget = LookupCounters::Capture(stats).Minus(after);
-  if (wrong > 0) Fatal(label + ": " + std::to_string(wrong) + " absent keys were found");
-
-  latencies.clear();
-  before = LookupCounters::Capture(stats);
-  r->hits_not_found = TimedGets(db, hits, true, &latencies);
-  r->hit_get = LookupCounters::Capture(stats).Minus(before);
-  r->hit_get_latency = Summarize(std::move(latencies));
-  r->hits_not_found += TimedMultiGets(db, hits, true, &r->hit_multiget_us);
-
-  if (r->has_filter && r->miss_get.useful + r->miss_get.positive == 0 && r->misses > 0) {
-    Fatal(label + ": the filter was never consulted");
-  }
-}
-
-// The files of each level as they were when the policy was switched, by
-// file name; RewriteFiles takes them in this order.
-using FilesByLevel = std::vector<std::vector<std::string>>;
-
-FilesByLevel LiveFiles(rdb::DB* db) {
-  std::vector<rdb::LiveFileMetaData> live;
-  db->GetLiveFilesMetaData(&live);
-  FilesByLevel files(kMaxLevels);
-  for (const auto& f : live) {
-    if (f.level >= 0 && f.level < kMaxLevels) files[f.level].push_back(f.name);
-  }
-  for (auto& level : files) std::sort(level.begin(), level.end());
-  return files;
-}
-
-// Rewrites, in every level, the first `percent` of that level's files as
-// they were at the switch (those not rewritten yet), each file on its own
-// into its own level (CompactFiles, no size limit: one file in, one out),
-// so the files per level and their key ranges stay as they were and only
-// the filters change: as compaction does to a database over time.
-void RewriteFiles(rdb::DB* db, const FilesByLevel& original, double percent,
-                  std::vector<size_t>* done) {
-  for (int level = 0; level < kMaxLevels; ++level) {
-    const std::vector<std::string>& files = original[level];
-    const size_t want = static_cast<size_t>(std::ceil(percent / 100.0 * files.size() - 1e-9));
-    for (size_t& i = (*done)[level]; i < std::min(want, files.size()); ++i) {
-      Check(db->CompactFiles(rdb::CompactionOptions(), {files[i]}, level),
-            "rewrite " + files[i] + " in L" + std::to_string(level));
-    }
-  }
 }
 
 std::vector<RunResult> RunOne(const PolicySpec& spec, const std::string& dir) {
@@ -608,17 +459,17 @@ std::vector<RunResult> RunOne(const PolicySpec& spec, const std::string& dir) {
 
   std::vector<RunResult> results;
   results.push_back(r);
-  MeasureLookups(db.get(), options, label, {spec.expected_name}, spec.some_unfiltered,
+  MeasureLookups(db.get(), options, Plan(), label, {spec.expected_name}, spec.some_unfiltered,
                  &results.back());
   if (switching) {
     // Then as compaction rewrites the files with the new policy's filters.
     const FilesByLevel original = LiveFiles(db.get());
     std::vector<size_t> done(kMaxLevels, 0);
-    for (double percent : ParseRewriteSteps()) {
+    for (double percent : ParseRewriteSteps(FLAGS_rewrite_steps)) {
       RewriteFiles(db.get(), original, percent, &done);
       results.push_back(r);
       results.back().policy = r.policy + "@" + tools::FormatNumber(percent, "%g") + "%";
-      MeasureLookups(db.get(), options, label + " " + results.back().policy,
+      MeasureLookups(db.get(), options, Plan(), label + " " + results.back().policy,
                      {spec.expected_name, reader_spec.expected_name},
                      spec.some_unfiltered || reader_spec.some_unfiltered, &results.back());
     }
@@ -662,53 +513,6 @@ std::string HeaderComment() {
   return comment;
 }
 
-// bound.Ribbon beside the built Ribbons, one line per budget, and its FP
-// rate and checks per miss by level.
-void PrintRibbonBound(const std::vector<ProbedFile>& files, const std::vector<RunResult>& results) {
-  std::set<double> budgets;
-  for (const RunResult& r : results) {
-    if (r.has_filter) budgets.insert(r.budget_bits_per_key);
-  }
-  std::printf("\n# bound.Ribbon: Ribbon filters with no overhead in the same SST files "
-              "(computed, not built; bench/ribbon_bound.h)\n");
-  for (const double budget : budgets) {
-    const LsmBound b = ComputeLsmBound(files, FLAGS_misses, budget,
-                                       sstfilter::bench::RunningOnJemalloc(),
-                                       OptimizeFiltersForMemory());
-    std::string line = "budget " + tools::FormatNumber(budget, "%g") + ": setting " +
-                       tools::FormatNumber(b.setting, "%.4f") + ", bits_per_key " +
-                       tools::FormatNumber(b.bits_per_key, "%.3f") + ", alloc_bits_per_key " +
-                       tools::FormatNumber(b.alloc_bits_per_key, "%.3f") + ", checks_per_miss " +
-                       tools::FormatNumber(b.checks_per_miss, "%.3f") + ", wasted_reads_per_miss " +
-                       tools::FormatNumber(b.wasted_reads_per_miss, "%.5f");
-    for (const RunResult& r : results) {
-      const bool ribbon = r.policy == "rocksdb.Ribbon" || r.policy == "sstfilter.Ribbon";
-      if (r.budget_bits_per_key != budget || !ribbon) continue;
-      const double wasted = r.WastedReadsPerMiss(r.miss_get);
-      line += "; " + tools::FormatNumber(b.wasted_reads_per_miss / wasted, "%.3f") + "x " +
-              r.policy + "'s " + tools::FormatNumber(wasted, "%.5f");
-    }
-    std::printf("%s\n  FP rate (checks per miss) by level:", line.c_str());
-    for (int level = 0; level < kMaxLevels; ++level) {
-      if (b.level_checks_per_miss[level] == 0) continue;
-      std::printf(" L%d %s (%s)", level,
-                  tools::FormatNumber(b.level_fp_rate[level], "%.5f").c_str(),
-                  tools::FormatNumber(b.level_checks_per_miss[level], "%.3f").c_str());
-    }
-    std::printf("\n");
-  }
-}
-
-void Plot(const std::string& csv, const std::string& png) {
-  // The script sits next to this source in the repository; the binary knows
-  // where that was at build time.
-  const std::string script = std::string(SSTFILTER_SOURCE_DIR) + "/bench/plot_lsm_bench.gp";
-  const std::string command = "gnuplot -e \"csv='" + csv + "'; png='" + png + "'; alloc=" +
-                              (sstfilter::bench::RunningOnJemalloc() ? "1" : "0") + "\" '" +
-                              script + "'";
-  if (std::system(command.c_str()) != 0) Fatal("plot failed: " + command);
-}
-
 int Main() {
   if (FLAGS_keys == 0 || FLAGS_keys >= (1ULL << 62)) Fatal("--keys must be positive");
   if (FLAGS_value_bytes < 0 || FLAGS_multiget_batch < 1) Fatal("bad --value_bytes or --multiget_batch");
@@ -729,7 +533,7 @@ int Main() {
   if (!FLAGS_plot.empty() && FLAGS_csv.empty()) Fatal("--plot needs --csv (it plots the CSV)");
 
   const auto wall_start = Clock::now();
-  ParseRewriteSteps();  // refuses a bad list before any database is built
+  ParseRewriteSteps(FLAGS_rewrite_steps);  // refuses a bad list before any database is built
   std::vector<PolicySpec> specs = ParseSpecs();
   if (FLAGS_list_policies) {
     for (const PolicySpec& spec : specs) {
@@ -768,9 +572,11 @@ int Main() {
   }
 
   PrintTable(results, HeaderComment());
-  if (FLAGS_ribbon_bound) PrintRibbonBound(files, results);
+  if (FLAGS_ribbon_bound) {
+    PrintRibbonBound(files, results, FLAGS_misses, OptimizeFiltersForMemory());
+  }
   if (!FLAGS_csv.empty() && !WriteCsv(FLAGS_csv, results)) Fatal("cannot write " + FLAGS_csv);
-  if (!FLAGS_plot.empty()) Plot(FLAGS_csv, FLAGS_plot);
+  if (!FLAGS_plot.empty()) PlotLsmBench(FLAGS_csv, FLAGS_plot);
   std::fprintf(stderr, "[lsm_bench] done: %zu runs in %.1f s\n", results.size(), Seconds(wall_start));
 
   int status = 0;

@@ -4,8 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <cstdlib>
 #include <limits>
+#include <set>
 
+#include "bench/allocator.h"
+#include "bench/flag_help.h"
 #include "plugin/core/level_allocation.h"
 #include "plugin/tools/text_output.h"
 
@@ -246,6 +250,54 @@ bool WriteCsv(const std::string& path, const std::vector<RunResult>& results) {
     out << "\n";
   }
   return static_cast<bool>(out.flush());
+}
+
+// bound.Ribbon beside the built Ribbons, one line per budget, and its FP
+// rate and checks per miss by level.
+void PrintRibbonBound(const std::vector<ProbedFile>& files, const std::vector<RunResult>& results,
+                      uint64_t misses, bool optimize_filters_for_memory) {
+  std::set<double> budgets;
+  for (const RunResult& r : results) {
+    if (r.has_filter) budgets.insert(r.budget_bits_per_key);
+  }
+  std::printf("\n# bound.Ribbon: Ribbon filters with no overhead in the same SST files "
+              "(computed, not built; bench/ribbon_bound.h)\n");
+  for (const double budget : budgets) {
+    const LsmBound b = ComputeLsmBound(files, misses, budget,
+                                       sstfilter::bench::RunningOnJemalloc(),
+                                       optimize_filters_for_memory);
+    std::string line = "budget " + tools::FormatNumber(budget, "%g") + ": setting " +
+                       tools::FormatNumber(b.setting, "%.4f") + ", bits_per_key " +
+                       tools::FormatNumber(b.bits_per_key, "%.3f") + ", alloc_bits_per_key " +
+                       tools::FormatNumber(b.alloc_bits_per_key, "%.3f") + ", checks_per_miss " +
+                       tools::FormatNumber(b.checks_per_miss, "%.3f") + ", wasted_reads_per_miss " +
+                       tools::FormatNumber(b.wasted_reads_per_miss, "%.5f");
+    for (const RunResult& r : results) {
+      const bool ribbon = r.policy == "rocksdb.Ribbon" || r.policy == "sstfilter.Ribbon";
+      if (r.budget_bits_per_key != budget || !ribbon) continue;
+      const double wasted = r.WastedReadsPerMiss(r.miss_get);
+      line += "; " + tools::FormatNumber(b.wasted_reads_per_miss / wasted, "%.3f") + "x " +
+              r.policy + "'s " + tools::FormatNumber(wasted, "%.5f");
+    }
+    std::printf("%s\n  FP rate (checks per miss) by level:", line.c_str());
+    for (int level = 0; level < kMaxLevels; ++level) {
+      if (b.level_checks_per_miss[level] == 0) continue;
+      std::printf(" L%d %s (%s)", level,
+                  tools::FormatNumber(b.level_fp_rate[level], "%.5f").c_str(),
+                  tools::FormatNumber(b.level_checks_per_miss[level], "%.3f").c_str());
+    }
+    std::printf("\n");
+  }
+}
+
+void PlotLsmBench(const std::string& csv, const std::string& png) {
+  // The script sits next to this source in the repository; the binary knows
+  // where that was at build time.
+  const std::string script = std::string(SSTFILTER_SOURCE_DIR) + "/bench/plot_lsm_bench.gp";
+  const std::string command = "gnuplot -e \"csv='" + csv + "'; png='" + png + "'; alloc=" +
+                              (sstfilter::bench::RunningOnJemalloc() ? "1" : "0") + "\" '" +
+                              script + "'";
+  if (std::system(command.c_str()) != 0) Fatal("plot failed: " + command);
 }
 
 }  // namespace sstfilter::bench

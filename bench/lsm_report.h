@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/lsm_bound.h"
 #include "bench/lsm_stats.h"
 
 namespace sstfilter::bench {
@@ -65,5 +66,13 @@ constexpr double kBudgetTolerancePct = 3.0;
 void PrintTable(const std::vector<RunResult>& results, const std::string& header_comment);
 // Returns false if the file could not be written.
 bool WriteCsv(const std::string& path, const std::vector<RunResult>& results);
+
+// bound.Ribbon beside the built Ribbons, one line per budget, and its FP
+// rate and checks per miss by level, for `misses` absent keys.
+void PrintRibbonBound(const std::vector<ProbedFile>& files, const std::vector<RunResult>& results,
+                      uint64_t misses, bool optimize_filters_for_memory);
+
+// Plots the CSV with bench/plot_lsm_bench.gp (gnuplot); exits on failure.
+void PlotLsmBench(const std::string& csv, const std::string& png);
 
 }  // namespace sstfilter::bench
