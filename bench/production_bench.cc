@@ -74,7 +74,8 @@ DEFINE_uint64(block_cache_bytes, 0, "Block cache capacity in bytes; overrides --
 DEFINE_bool(direct_reads, true, "use_direct_reads: every block not in the block cache is a device read.");
 DEFINE_string(hit_percents, "0,100,50", "Workloads: the share of lookups for present keys, in %.");
 DEFINE_string(threads, "1,2", "Reader thread counts, comma-separated.");
-DEFINE_uint64(ops, 100000, "Lookups per workload and thread count.");
+DEFINE_uint64(ops, 100000, "Lookups per workload and thread count, at least.");
+DEFINE_double(min_seconds, 5, "Each workload runs at least this long (more lookups if needed).");
 DEFINE_uint64(fp_misses, 2000000,
               "Absent keys looked up (2 threads, untimed) for wasted reads per miss.");
 DEFINE_uint64(warmup_ops, 100000, "Lookups (50% hits, 2 threads) before measuring, to fill the block cache.");
@@ -395,7 +396,8 @@ std::vector<Row> Measure(const std::string& dir, const PolicySpec& spec, char la
       row.hit_percent = std::stoi(h);
       row.threads = static_cast<int>(t);
       const Workload w{row.hit_percent, row.threads, FLAGS_ops,
-                       Mix64(static_cast<uint64_t>(row.hit_percent) * 131 + row.threads)};
+                       Mix64(static_cast<uint64_t>(row.hit_percent) * 131 + row.threads),
+                       FLAGS_min_seconds};
       if (!RunWorkload(db.get(), options.statistics.get(), w, FLAGS_keys, Key, Value, &row.result,
                        &error)) {
         Fatal(label + ": " + error);
@@ -403,7 +405,8 @@ std::vector<Row> Measure(const std::string& dir, const PolicySpec& spec, char la
       std::fprintf(stderr, "[%s] %s: %3d%% hits, %d thread%s: %.0f ops/s, %.4f device reads/lookup\n",
                    kProgram, label.c_str(), row.hit_percent, row.threads, row.threads > 1 ? "s" : "",
                    row.result.OpsPerSecond(),
-                   static_cast<double>(row.result.counters.device_reads()) / FLAGS_ops);
+                   static_cast<double>(row.result.counters.device_reads()) /
+                       static_cast<double>(row.result.hits + row.result.misses));
       rows.push_back(row);
     }
   }
@@ -548,7 +551,8 @@ int Main() {
     }
   }
   const std::string header = Header(LoadSignature(), cache_bytes, FLAGS_direct_reads,
-                                    AllocatorName(), OptimizeFiltersForMemory(), FLAGS_ops);
+                                    AllocatorName(), OptimizeFiltersForMemory(), FLAGS_ops,
+                                    FLAGS_min_seconds);
   PrintRows(rows, header);
   if (!FLAGS_csv.empty()) {
     if (!WriteRowsCsv(FLAGS_csv, rows, header)) Fatal("cannot write " + FLAGS_csv);

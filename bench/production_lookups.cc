@@ -72,7 +72,14 @@ bool RunWorkload(rdb::DB* db, rdb::Statistics* statistics, const Workload& w, ui
       PerThread& mine = per[t];
       const uint64_t n = w.ops / threads + (static_cast<uint64_t>(t) < w.ops % threads);
       rdb::PinnableSlice got;
-      for (uint64_t j = 0; j < n; ++j) {
+      const auto deadline =
+          start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(w.min_seconds));
+      bool past_deadline = w.min_seconds <= 0;
+      for (uint64_t j = 0; j < n || !past_deadline; ++j) {
+        if (!past_deadline && j % 256 == 0) {
+          past_deadline = std::chrono::steady_clock::now() >= deadline;
+        }
         const uint64_t r = Mix64(w.salt ^ Mix64((static_cast<uint64_t>(t) << 40) + j));
         const bool hit = Below(Mix64(r), 100) < static_cast<uint64_t>(w.hit_percent);
         // Absent keys are indexes past the loaded ones: spread like the

@@ -37,8 +37,12 @@ struct ReadCounters {
 struct Workload {
   int hit_percent = 0;  // share of lookups for present keys
   int threads = 1;
-  uint64_t ops = 0;     // lookups in all, split over the threads
+  uint64_t ops = 0;     // lookups in all at least, split over the threads
   uint64_t salt = 0;    // picks the keys: same salt, same lookups
+  // Each thread goes on past its share until this long has passed: a run
+  // of fast lookups (misses, ~3 µs) must outlast the device's rare
+  // multi-millisecond reads, or one of them sets its ops/s.
+  double min_seconds = 0;
 };
 
 struct WorkloadResult {

@@ -38,7 +38,8 @@ double WastedPerMiss(const WorkloadResult& r);
 
 // "# ..." lines naming the run's settings, for the table and the CSV.
 std::string Header(const std::string& load, uint64_t cache_bytes, bool direct_reads,
-                   const char* allocator, bool optimize_filters_for_memory, uint64_t ops);
+                   const char* allocator, bool optimize_filters_for_memory, uint64_t ops,
+                   double min_seconds);
 
 void PrintRows(const std::vector<Row>& rows, const std::string& header);
 

@@ -14,8 +14,9 @@ LOG="$DIR/run.log"
 fail() { echo "FAIL: $*"; tail -n 20 "$LOG"; exit 1; }
 # 20K keys of 16 + 200 bytes in 128 KiB files: ~15 files on two levels.
 TINY=(--keys=20000 --value_bytes=200 --write_buffer_bytes=262144 --target_file_bytes=131072
-      --level_base_bytes=524288 --ops=2000 --warmup_ops=500 --hit_percents=0,50 --threads=1,2
-      --policies=rocksdb.Bloom,sstfilter.Ribbon --layouts=a,b --allocator=system)
+      --level_base_bytes=524288 --ops=2000 --min_seconds=0 --warmup_ops=500 --fp_misses=20000
+      --hit_percents=0,50 --threads=1,2 --policies=rocksdb.Bloom,sstfilter.Ribbon --layouts=a,b
+      --allocator=system)
 
 "$BIN" "${TINY[@]}" --db_dir="$DIR/db" --csv="$DIR/out.csv" > "$DIR/out.txt" 2> "$LOG" ||
   fail "the tiny run exited with $?"
