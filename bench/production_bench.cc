@@ -51,6 +51,7 @@
 #include "bench/lsm_stats.h"
 #include "bench/production_lookups.h"
 #include "bench/production_report.h"
+#include "include/sstfilter/sstfilter.h"
 #include "plugin/rocksdb/api_compat.h"
 #include "plugin/rocksdb/shape_listener.h"
 #include "plugin/tools/sst_filter_reader.h"
@@ -311,7 +312,8 @@ void Rewrite(const std::string& dir, const PolicySpec& spec, char layout, const 
   rdb::Options options = DbOptions(&spec, layout, 8 << 20, listener);
   options.disable_auto_compactions = true;
   std::unique_ptr<rdb::DB> db = Open(options, dir);
-  listener->Observe(db.get());  // LevelAware plans for this shape from the first file
+  // LevelAware plans for this shape from the first file.
+  Check(ObserveLsmShape(db.get()), "observe the shape");
   const std::vector<rdb::LiveFileMetaData> live = LiveFilesInOrder(db.get());
   for (size_t i = 0; i < live.size(); ++i) {
     Check(db->CompactFiles(rdb::CompactionOptions(), {live[i].name}, live[i].level),

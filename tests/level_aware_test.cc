@@ -28,6 +28,7 @@
 #include "plugin/core/filter_builder.h"
 #include "plugin/core/level_allocation.h"
 #include "plugin/rocksdb/compat.h"  // FilterBitsBuilder
+#include "include/sstfilter/sstfilter.h"
 #include "plugin/rocksdb/level_aware_policy.h"
 #include "tests/temp_dir.h"
 
@@ -413,6 +414,34 @@ TEST_F(LevelAwareDbTest, NoShapeOutlivesItsDb) {
   db_.reset();
   info_log.reset();  // the last owner
   EXPECT_EQ(FindLiveShape(key, "default"), nullptr);
+}
+
+// A reopened DB has no shape until its first flush or automatic compaction
+// (DB::CompactFiles names no DB to the listener); ObserveLsmShape gives it
+// one at once, with every level the DB holds. Without the listener it says
+// NotFound.
+TEST_F(LevelAwareDbTest, ObserveGivesAReopenedDbItsShape) {
+  const rdb::Options options = MakeOptions("sstfilter.LevelAware:10");
+  Open(options);
+  WriteBatchTo(0, kNumLevels - 1);
+  WriteBatchTo(1, 2);
+  ASSERT_TRUE(db_->Close().ok());
+  db_.reset();
+  Open(options);
+  const rdb::Logger* info_log = db_->GetDBOptions().info_log.get();
+  EXPECT_EQ(FindLiveShape(info_log, "default"), nullptr);
+  ASSERT_TRUE(ObserveLsmShape(db_.get()).ok());
+  const auto shape = FindLiveShape(info_log, "default");
+  ASSERT_NE(shape, nullptr);
+  ASSERT_GE(shape->levels.size(), static_cast<size_t>(kNumLevels));
+  EXPECT_DOUBLE_EQ(shape->levels[kNumLevels - 1].keys, kBatchKeys);
+  EXPECT_DOUBLE_EQ(shape->levels[2].keys, kBatchKeys);
+  ASSERT_TRUE(db_->Close().ok());
+  db_.reset();
+
+  Open(MakeOptions("sstfilter.LevelAware:10", /*listener=*/false));
+  EXPECT_TRUE(ObserveLsmShape(db_.get()).IsNotFound());
+  EXPECT_TRUE(ObserveLsmShape(nullptr).IsInvalidArgument());
 }
 
 // Without the listener the shape is unknown: every file gets the budget,

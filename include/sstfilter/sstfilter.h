@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/status.h>
 #include <rocksdb/utilities/object_registry.h>
@@ -42,5 +43,13 @@ ROCKSDB_NAMESPACE::Status NewFilterPolicy(
 
 // The RocksDB version this library was built against, e.g. "7.8.3".
 const char* RocksDBVersionBuiltAgainst();
+
+// Shows sstfilter.LevelAware the shape of `db` now, as its next flush or
+// automatic compaction would: for a program that opens a database and
+// rewrites files with DB::CompactFiles before either (that path names no
+// DB to the listener, so LevelAware would keep to its budget uniformly).
+// NotFound if `db` has no sstfilter.LsmShape listener (DBOptions
+// listeners={sstfilter.LsmShape}).
+ROCKSDB_NAMESPACE::Status ObserveLsmShape(ROCKSDB_NAMESPACE::DB* db);
 
 }  // namespace sstfilter

@@ -8,6 +8,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/metadata.h>
 
+#include "include/sstfilter/sstfilter.h"
 #include "plugin/core/lsm_shape.h"
 
 namespace sstfilter {
@@ -60,6 +61,49 @@ void FilterMemory::Add(const FilterMemory& other) {
   keys += other.keys;
   known_keys += other.known_keys;
   known_filter_bits += other.known_filter_bits;
+}
+
+// Every ShapeListener alive, so that ObserveLsmShape can tell one from a
+// listener of another type that reports the same Name() without RTTI
+// (RocksDB's own release build compiles the plugin with -fno-rtti).
+std::mutex& ListenersMutex() {
+  static std::mutex mu;
+  return mu;
+}
+// By the EventListener pointer a DB's options hold.
+std::map<const ROCKSDB_NAMESPACE::EventListener*, ShapeListener*>& Listeners() {
+  static std::map<const ROCKSDB_NAMESPACE::EventListener*, ShapeListener*> listeners;
+  return listeners;
+}
+
+ShapeListener::ShapeListener() {
+  std::lock_guard<std::mutex> lock(ListenersMutex());
+  Listeners()[this] = this;
+}
+
+ShapeListener::~ShapeListener() {
+  std::lock_guard<std::mutex> lock(ListenersMutex());
+  Listeners().erase(this);
+}
+
+ROCKSDB_NAMESPACE::Status ObserveLsmShape(DB* db) {
+  if (db == nullptr) return ROCKSDB_NAMESPACE::Status::InvalidArgument("ObserveLsmShape: no DB");
+  const ROCKSDB_NAMESPACE::DBOptions options = db->GetDBOptions();  // holds the listeners
+  for (const auto& listener : options.listeners) {
+    ShapeListener* shape = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(ListenersMutex());
+      const auto it = Listeners().find(listener.get());
+      if (it != Listeners().end()) shape = it->second;
+    }
+    if (shape != nullptr) {
+      shape->Observe(db);
+      return ROCKSDB_NAMESPACE::Status::OK();
+    }
+  }
+  return ROCKSDB_NAMESPACE::Status::NotFound(
+      "ObserveLsmShape: the DB has no sstfilter.LsmShape listener (DBOptions "
+      "listeners={sstfilter.LsmShape})");
 }
 
 std::shared_ptr<const LiveShape> FindLiveShape(const Logger* info_log, const std::string& cf_name) {

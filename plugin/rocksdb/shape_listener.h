@@ -88,6 +88,8 @@ std::shared_ptr<const LiveShape> FindLiveShape(const ROCKSDB_NAMESPACE::Logger* 
 
 class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
  public:
+  ShapeListener();
+  ~ShapeListener() override;
   static const char* kClassName() { return kShapeListenerId; }
   const char* Name() const override { return kClassName(); }
 
