@@ -66,6 +66,7 @@
 #include <string>
 #include <vector>
 
+#include "include/sstfilter/sstfilter.h"
 #include "plugin/rocksdb/api_compat.h"
 #include "bench/allocator.h"
 #include "bench/db_util.h"
@@ -456,6 +457,9 @@ std::vector<RunResult> RunOne(const PolicySpec& spec, const std::string& dir) {
   options.error_if_exists = false;
   options.disable_auto_compactions = true;
   std::unique_ptr<rdb::DB> db = Open(options, dir);
+  // The rewrites below use DB::CompactFiles only: a LevelAware reader
+  // policy plans them for this shape, not uniformly.
+  if (switching) Check(ObserveLsmShape(db.get()), "observe the shape");
 
   std::vector<RunResult> results;
   results.push_back(r);
