@@ -389,9 +389,9 @@ std::vector<Row> Measure(const std::string& dir, const PolicySpec& spec, char la
   std::fprintf(stderr, "[%s] %s: %.5f wasted reads per miss (%llu absent keys)\n", kProgram,
                label.c_str(), base.wasted_per_miss, static_cast<unsigned long long>(fp.misses));
   std::vector<Row> rows;
-  std::vector<std::pair<std::string, double>> hit_percents, threads;
+  std::vector<std::pair<std::string, double>> threads;
   std::string bad;
-  ParseBitsPerKeyList(FLAGS_threads, &threads, &bad);
+  ParseBitsPerKeyList(FLAGS_threads, &threads, &bad);  // checked in Main
   for (const std::string& h : SplitCommas(FLAGS_hit_percents)) {
     for (const auto& [text, t] : threads) {
       Row row = base;
