@@ -132,7 +132,9 @@ double LevelAwarePolicy::PlanningBudget(const LiveShape& shape) const {
   return std::clamp(corrected, 0.9 * budget, 1.1 * budget);
 }
 
-LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(const LiveShape& shape, int level) const {
+LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
+    const std::shared_ptr<const LiveShape>& shape_ptr, int level) const {
+  const LiveShape& shape = *shape_ptr;
   Bounds bounds{0.0, kMaxBitsPerKey};
   if (static_cast<size_t>(level) >= shape.pending.size()) return bounds;
   const PendingWrite& w = shape.pending[level];
@@ -147,6 +149,16 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(const LiveShape& shape, int
   auto at = [&](double x) { return ((1 + x) * budget * keys_after - spent + freed) / keys; };
   bounds.floor = at(-kHeadroom);
   bounds.cap = at(kHeadroom);
+  if (level > 0 && !shape.levels.empty()) {
+    // Flushes refill L0 at its plan's bits. A compaction that takes all the
+    // headroom while L0 is empty leaves them none, and L0's files, checked
+    // by every lookup, then get less than the levels below them.
+    const double missing = std::max(0.0, shape.levels[0].keys - shape.l0_keys_now);
+    const auto plan = ShapePlan(shape_ptr);
+    const double l0_bits = plan->empty() || !(*plan)[0].has_filter ? 0 : (*plan)[0].filter.bits_per_key;
+    const double excess = std::max(0.0, l0_bits - (1 + kHeadroom) * budget);
+    bounds.cap = std::max(bounds.floor, bounds.cap - missing * excess / keys);
+  }
   return bounds;
 }
 
@@ -198,7 +210,7 @@ LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
   // since: a job may take the live files no further than kHeadroom from
   // the budget once it replaces its inputs, above (overspending) nor below
   // (a job that rewrites most of the DB sets most of its memory).
-  const Bounds bounds = JobBounds(*shape, level);
+  const Bounds bounds = JobBounds(shape, level);
   const double bits = std::min(std::max(planned.filter.bits_per_key, bounds.floor), bounds.cap);
   if (planned.has_filter && bits != planned.filter.bits_per_key) {
     planned = UniformPlan(std::clamp(bits, kMinBitsPerKey, kMaxBitsPerKey));
@@ -208,7 +220,8 @@ LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
   return planned;
 }
 
-void LevelAwarePolicy::LogPlan(const FilterBuildingContext& context, const LiveShape* shape,
+void LevelAwarePolicy::LogPlan(const FilterBuildingContext& context,
+                               const std::shared_ptr<const LiveShape>& shape,
                                const LevelPlan& plan) const {
   std::string levels = " unknown";
   double live = 0, planning = BudgetBitsPerKey(), cap = kMaxBitsPerKey;
@@ -223,7 +236,7 @@ void LevelAwarePolicy::LogPlan(const FilterBuildingContext& context, const LiveS
     }
     if (shape->live.keys > 0) live = shape->live.SpentBits(BudgetBitsPerKey()) / shape->live.keys;
     planning = PlanningBudget(*shape);
-    if (context.level_at_creation >= 0) cap = JobBounds(*shape, context.level_at_creation).cap;
+    if (context.level_at_creation >= 0) cap = JobBounds(shape, context.level_at_creation).cap;
   }
   ROCKSDB_NAMESPACE::Log(ROCKSDB_NAMESPACE::InfoLogLevel::INFO_LEVEL, context.info_log,
                          "%s: L%d file: %s %.3f bits/key; shape (keys/checks)%s; live %.3f "
@@ -247,7 +260,7 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* LevelAwarePolicy::GetBuilderWithContext(
                            kLevelAwareId, kShapeListenerId);
   }
   const LevelPlan plan = PlanFor(context, shape);
-  if (context.info_log != nullptr) LogPlan(context, shape.get(), plan);
+  if (context.info_log != nullptr) LogPlan(context, shape, plan);
   if (!plan.has_filter) return nullptr;  // bottommost_bits_per_key=0
   return NewBuilder(plan.filter, context);
 }

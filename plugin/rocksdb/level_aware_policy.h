@@ -68,17 +68,18 @@ class LevelAwarePolicy : public SstFilterPolicy {
   // The fewest and most bits per key the job writing into `level`
   // (shape.pending) may give its files and keep the live files within 2.5%
   // of the budget once they replace its inputs; [0, kMaxBitsPerKey] when no
-  // job is known there.
+  // job is known there. A job below L0 also leaves room for the L0 files
+  // the shape expects and does not hold now, at their plan's bits.
   struct Bounds {
     double floor;
     double cap;
   };
-  Bounds JobBounds(const LiveShape& shape, int level) const;
+  Bounds JobBounds(const std::shared_ptr<const LiveShape>& shape, int level) const;
 
  private:
   // One line in the DB's LOG per planned file: what the plan saw and chose.
-  void LogPlan(const ROCKSDB_NAMESPACE::FilterBuildingContext& context, const LiveShape* shape,
-               const LevelPlan& plan) const;
+  void LogPlan(const ROCKSDB_NAMESPACE::FilterBuildingContext& context,
+               const std::shared_ptr<const LiveShape>& shape, const LevelPlan& plan) const;
   // The plan for `shape` at `budget`, computed once per published shape.
   std::shared_ptr<const std::vector<LevelPlan>> ShapePlan(
       const std::shared_ptr<const LiveShape>& shape) const;

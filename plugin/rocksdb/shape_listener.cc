@@ -173,6 +173,7 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
     }
   }
   shape->levels = ShapeOfFiles(files);
+  if (!shape->levels.empty()) shape->l0_keys_now = shape->levels[0].keys;
   if (!cf.samples.empty()) {
     // Plan for L0 as large as it has been on average: files written while
     // it is small then leave room for the L0 files to come, and those

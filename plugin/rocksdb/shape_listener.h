@@ -73,6 +73,7 @@ struct PendingWrite {
 // One column family as the listener last saw it.
 struct LiveShape {
   LsmShape levels;            // keys and checks per level, jobs under way applied
+  double l0_keys_now = 0;     // L0's keys now (levels[0] is its recent mean)
   FilterMemory live;          // the live files
   std::vector<PendingWrite> pending;  // by output level
   // The live files as the last few flushes found them, summed (empty before
