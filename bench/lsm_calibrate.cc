@@ -31,12 +31,20 @@ double TrialAllocBitsPerKey(const rdb::FilterPolicy& policy, const std::vector<P
                                   : rdb::TableFileCreationReason::kCompaction;
     std::unique_ptr<rdb::FilterBitsBuilder> builder(policy.GetBuilderWithContext(context));
     if (builder == nullptr) continue;  // a level without a filter
-    for (uint64_t i = 0; i < f.keys; ++i) builder->AddKey(trial.key(next_key++));
-    std::unique_ptr<const char[]> buf;
-    const rdb::Slice filter = builder->Finish(&buf);
-    if (!f.live) continue;
-    if (!filter.empty()) alloc_bytes += sstfilter::AllocatedBlockBytes(filter.size());
-    keys += f.keys;
+    uint64_t per_filter = f.keys;
+    if (trial.partition_bytes > 0) {
+      per_filter = std::max<uint64_t>(builder->ApproximateNumEntries(trial.partition_bytes), 1) +
+                   trial.keys_past_cut;
+    }
+    for (uint64_t added = 0; added < f.keys;) {
+      const uint64_t n = std::min(per_filter, f.keys - added);
+      for (uint64_t i = 0; i < n; ++i) builder->AddKey(trial.key(next_key++));
+      added += n;
+      std::unique_ptr<const char[]> buf;
+      const rdb::Slice filter = builder->Finish(&buf);
+      if (f.live && !filter.empty()) alloc_bytes += sstfilter::AllocatedBlockBytes(filter.size());
+    }
+    if (f.live) keys += f.keys;
   }
   return keys ? 8.0 * static_cast<double>(alloc_bytes) / static_cast<double>(keys) : 0;
 }
@@ -59,7 +67,8 @@ PolicySpec CalibrateToAllocated(const PolicySpec& spec, const std::vector<Probed
   // No commas: the setting is a CSV field.
   out.setting += " (calibrated: " + tools::FormatNumber(best, "%.4g") + " for " +
                  tools::FormatNumber(budget, "%g") + " allocated bits/key; trial " +
-                 tools::FormatNumber(best_alloc, "%.3f") + ")";
+                 tools::FormatNumber(best_alloc, "%.3f") +
+                 (trial.partition_bytes > 0 ? "; partitioned)" : ")");
   std::fprintf(stderr, "[%s] %s @%s: %s\n", program, spec.policy.c_str(), spec.param.c_str(),
                out.setting.c_str());
   return out;

@@ -22,6 +22,12 @@ struct TrialFilters {
   std::function<std::string(uint64_t)> key;
   bool optimize_for_memory = false;
   int num_levels = 7;
+  // Partitioned filters: 0 builds one filter per file. Otherwise each
+  // file's filter is cut as RocksDB cuts partitions: the builder's
+  // ApproximateNumEntries(partition_bytes) keys, plus `keys_past_cut` (the
+  // cut waits for the end of the data block).
+  uint32_t partition_bytes = 0;
+  uint64_t keys_past_cut = 0;
 };
 
 // Allocated bits per key of `policy`'s filters for the live `files`, every

@@ -16,6 +16,9 @@
 //   b  filters and indexes charged to the block cache: partitioned filters
 //      (metadata_block_size 4 KiB), two-level index,
 //      cache_index_and_filter_blocks and pin_l0_filter_and_index_blocks_in_cache.
+// Each policy is calibrated to the budget in allocated bits per key on trial
+// filters of the loaded files, cut into partitions in layout b as RocksDB
+// cuts them (partitions pay their fixed costs and size classes each).
 // See docs/BENCHMARKS.md for the profile and what each column means.
 //
 //   ./build/bench/production_bench --db_dir=/var/tmp/prod --csv=out/prod.csv
@@ -134,6 +137,10 @@ std::string LoadSignature() {
   return out.str();
 }
 
+// Layout b's metadata_block_size: RocksDB cuts a filter partition once it
+// holds ApproximateNumEntries(90% of it) keys, at the end of a data block.
+constexpr uint32_t kPartitionBytes = 4096;
+
 rdb::Options DbOptions(const PolicySpec* spec, char layout, uint64_t cache_bytes,
                        const std::shared_ptr<ShapeListener>& listener) {
   rdb::Options options;
@@ -157,7 +164,7 @@ rdb::Options DbOptions(const PolicySpec* spec, char layout, uint64_t cache_bytes
     table.pin_l0_filter_and_index_blocks_in_cache = true;
     table.partition_filters = true;
     table.index_type = rdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
-    table.metadata_block_size = 4096;
+    table.metadata_block_size = kPartitionBytes;
   }
   options.table_factory.reset(rdb::NewBlockBasedTableFactory(table));
   return options;
@@ -431,7 +438,9 @@ double FilesPerMiss(const std::string& dir) {
   return static_cast<double>(files) / kSample;
 }
 
-std::vector<PolicySpec> Specs(const Shape& loaded) {
+// The policies at their budgets for `layout`, each calibrated to allocated
+// bits per key on trial filters cut as that layout cuts them.
+std::vector<PolicySpec> Specs(const Shape& loaded, char layout) {
   std::vector<std::pair<std::string, double>> budgets;
   if (std::string bad; !ParseBitsPerKeyList(FLAGS_bits_per_key, &budgets, &bad)) {
     Fatal("bad value '" + bad + "' in --bits_per_key (want positive numbers)");
@@ -451,6 +460,14 @@ std::vector<PolicySpec> Specs(const Shape& loaded) {
   // balance runs across filters in that order).
   std::vector<ProbedFile> files;
   for (const auto& [level, keys] : loaded.file_entries) files.push_back({level, keys, true, level, 0});
+  TrialFilters trial{Key, OptimizeFiltersForMemory(), kMaxLevels};
+  if (layout == 'b') {
+    const rdb::BlockBasedTableOptions defaults;
+    trial.partition_bytes = static_cast<uint32_t>(
+        (kPartitionBytes * (100 - defaults.block_size_deviation) + 99) / 100);
+    // Half a data block of keys (16-byte keys, values as loaded).
+    trial.keys_past_cut = defaults.block_size / (16 + FLAGS_value_bytes) / 2;
+  }
   std::vector<PolicySpec> specs;
   for (const std::string& policy : SplitCommas(FLAGS_policies)) {
     for (const auto& [param, budget] : budgets) {
@@ -462,7 +479,7 @@ std::vector<PolicySpec> Specs(const Shape& loaded) {
       // calibrated.
       if (RunningOnJemalloc() && policy != "sstfilter.LevelAware") {
         spec = CalibrateToAllocated(
-            spec, files, {Key, OptimizeFiltersForMemory(), kMaxLevels},
+            spec, files, trial,
             [&](double setting) { return make(policy, param, setting); }, kProgram);
       }
       specs.push_back(spec);
@@ -537,11 +554,11 @@ int Main() {
                kProgram, loaded.Files().c_str(), loaded.sst_bytes / 1048576.0,
                cache_bytes / 1048576.0, files_per_miss);
 
-  const std::vector<PolicySpec> specs = Specs(loaded);
   std::vector<Row> rows;
   const std::vector<std::string> layouts = SplitCommas(FLAGS_layouts);
   size_t run = 0;
   for (const std::string& layout : layouts) {
+    const std::vector<PolicySpec> specs = Specs(loaded, layout[0]);
     for (const PolicySpec& spec : specs) {
       const std::string label = spec.policy + " @" + spec.param + " layout " + layout + " (" +
                                 std::to_string(++run) + " of " +
