@@ -5,26 +5,21 @@
 # standard Bloom formula predicts, (1 - e^(-k/b))^k, within 10%.
 #
 #   bash bench/db_bench_check.sh [POLICY_ID] [NUM_KEYS]
-#   (defaults: sstfilter.StandardBloom:10, 1000000; needs build/libsstfilter.so)
+#   (defaults: sstfilter.StandardBloom:10, 1000000; needs build/libsstfilter.so,
+#   or SSTFILTER_LIB)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 POLICY="${1:-sstfilter.StandardBloom:10}"
 NUM="${2:-1000000}"
-LIB="$ROOT/build/libsstfilter.so"
+LIB="${SSTFILTER_LIB:-$ROOT/build/libsstfilter.so}"
 [ -f "$LIB" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
 . "$ROOT/scripts/lib/db_bench.sh"
 db_bench_require db_bench sst_dump
 
 WORK="$(mktemp -d /tmp/sstfilter-db-bench.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
-{ db_bench_options_header; cat <<OPTS; } > "$WORK/OPTIONS"
-[DBOptions]
-  create_if_missing=true
-[CFOptions "default"]
-  write_buffer_size=4194304
-[TableOptions/BlockBasedTable "default"]
-  filter_policy=$POLICY
-OPTS
+db_bench_write_options "$WORK/OPTIONS" "create_if_missing=true" "write_buffer_size=4194304" \
+  "filter_policy=$POLICY"
 echo "[db_bench_check] db_bench fillrandom,readmissing, $NUM keys, filter_policy=$POLICY" >&2
 LD_PRELOAD="$LIB" db_bench --db="$WORK/db" --options_file="$WORK/OPTIONS" \
   --benchmarks=fillrandom,readmissing --num="$NUM" --statistics > "$WORK/out.txt" 2>&1 \
@@ -33,12 +28,7 @@ grep -E '^(fillrandom|readmissing) ' "$WORK/out.txt"
 
 # The policy in effect, from the SST files themselves (never trust the id):
 # every SST must name it.
-files=0; matching=0
-for f in "$WORK"/db/*.sst; do
-  files=$((files + 1))
-  name="$(sst_dump --file="$f" --show_properties 2>/dev/null | sed -n 's/^ *filter policy name: //p')"
-  [ "$name" = "${POLICY%%:*}" ] && matching=$((matching + 1))
-done
+read -r files matching _ < <(db_bench_sst_filters "$WORK/db" "${POLICY%%:*}")
 echo "[db_bench_check] SST files naming ${POLICY%%:*}: $matching of $files" >&2
 [ "$files" -gt 0 ] && [ "$matching" -eq "$files" ] || { echo "FAIL: SST files without the filter"; exit 1; }
 

@@ -112,7 +112,7 @@ while read -r policy budget setting; do
 
   # The policy in effect, from the SST files themselves, and their actual
   # filter memory: filter bytes × 8 / filter entries.
-  read -r files matching bpk < <(db_bench_sst_filters "$WORK/db" "$expect")
+  read -r files matching bpk _ < <(db_bench_sst_filters "$WORK/db" "$expect")
   check="ok"
   if [ "$files" -eq 0 ] || [ "$matching" -ne "$files" ]; then
     check="FAIL:$matching/$files-name-$expect"; status=1

@@ -13,15 +13,16 @@
 # Bloom-equivalent setting calibrated to it); each row shows the bits per
 # key its SST files hold (production_bench calibrates to allocated memory).
 #
-# Per policy: fillrandom + flush + waitforcompaction, then readmissing (all miss)
-# and readrandom (all hit) with each thread count, each its own db_bench
-# run with --statistics and --histogram. Unlike production_bench, every
+# Per policy: fillrandom + flush + waitforcompaction, then readmissing (all
+# miss, MISSES lookups: a miss takes a few µs, so enough for seconds) and
+# readrandom (all hit, READS lookups) with each thread count, each its own
+# db_bench run with --statistics and --histogram. Unlike production_bench, every
 # policy gets its own load, so its shape (files per level, printed in each
 # row) is RocksDB's and differs between runs: compare rows by their
 # files per level and checks per miss.
 #
-#   bash bench/db_bench_production.sh [BITS_PER_KEY] [NUM_KEYS] [READS]
-#   (defaults 10, 10000000, 100000; LAYOUT=a|b; THREADS="1 2";
+#   bash bench/db_bench_production.sh [BITS_PER_KEY] [NUM_KEYS] [READS] [MISSES]
+#   (defaults 10, 10000000, 100000, 2000000; LAYOUT=a|b; THREADS="1 2";
 #   POLICIES="rocksdb.Bloom sstfilter.Ribbon"; DB_DIR: a new or empty
 #   directory on the disk to measure (default: one under /var/tmp, removed
 #   at exit); CSV=file to also write the rows as CSV)
@@ -30,6 +31,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BITS="${1:-10}"
 NUM="${2:-10000000}"
 READS="${3:-100000}"
+MISSES="${4:-2000000}"
 LAYOUT="${LAYOUT:-a}"
 THREADS="${THREADS:-1 2}"
 JEMALLOC=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
@@ -103,24 +105,23 @@ while read -r policy budget setting; do
   rm -rf "$WORK/db"
   run fill --benchmarks=fillrandom,flush,waitforcompaction
   sst_bytes="$(du -sb "$WORK/db" | cut -f1)"
-  read -r files matching bpk < <(db_bench_sst_filters "$WORK/db" "$expect")
+  read -r files matching bpk _ < <(db_bench_sst_filters "$WORK/db" "$expect")
   [ "$files" -gt 0 ] && [ "$matching" -eq "$files" ] ||
     fail "$policy: $matching of $files SST files name the policy requested"
   shape="$(ldb --db="$WORK/db" list_live_files_metadata 2>/dev/null | awk '
     /^-+ level [0-9]+ -+$/ { l = $3; n[l] = 0; next } /\.sst$/ { n[l]++ }
     END { for (i = 0; i <= 6; i++) s = s (i ? "/" : "") (n[i] + 0); print s }')"
   for t in $THREADS; do
-    reads=(--use_existing_db --reads=$((READS / t)) --threads="$t" --statistics --histogram
-           --cache_size=$((sst_bytes / 8)))
-    run "miss$t" --benchmarks=readmissing "${reads[@]}"
-    run "hit$t" --benchmarks=readrandom "${reads[@]}"
+    reads=(--use_existing_db --threads="$t" --statistics --histogram --cache_size=$((sst_bytes / 8)))
+    run "miss$t" --benchmarks=readmissing --reads=$((MISSES / t)) "${reads[@]}"
+    run "hit$t" --benchmarks=readrandom --reads=$((READS / t)) "${reads[@]}"
     m="$WORK/miss$t.txt"; h="$WORK/hit$t.txt"
     useful="$(db_bench_ticker bloom.filter.useful "$m")"
     positive="$(db_bench_ticker bloom.filter.full.positive "$m")"
     true_pos="$(db_bench_ticker bloom.filter.full.true.positive "$m")"
     dhit="$(db_bench_ticker block.cache.data.hit "$h")"; dmiss="$(db_bench_ticker block.cache.data.miss "$h")"
     awk -v OFS=, -v p="$policy" -v l="$LAYOUT" -v b="$budget" -v bpk="$bpk" -v s="$shape" \
-        -v u="${useful:-0}" -v pos="${positive:-0}" -v tp="${true_pos:-0}" -v n="$READS" -v t="$t" \
+        -v u="${useful:-0}" -v pos="${positive:-0}" -v tp="${true_pos:-0}" -v n="$((MISSES / t * t))" -v t="$t" \
         -v mo="$(ops readmissing "$m")" -v m50="$(pct P50 "$m")" -v m99="$(pct P99 "$m")" \
         -v m999="$(pct P99.9 "$m")" -v ho="$(ops readrandom "$h")" -v h50="$(pct P50 "$h")" \
         -v h99="$(pct P99 "$h")" -v h999="$(pct P99.9 "$h")" -v dh="${dhit:-0}" -v dm="${dmiss:-0}" \
@@ -131,7 +132,7 @@ while read -r policy budget setting; do
   done
 done <<< "$SPECS"
 
-echo "# db_bench $(db_bench --version 2>/dev/null | head -1 || true): num=$NUM reads=$READS layout=$LAYOUT," \
+echo "# db_bench $(db_bench --version 2>/dev/null | head -1 || true): num=$NUM reads=$READS misses=$MISSES layout=$LAYOUT," \
      "16-byte keys, 400-byte values, direct reads, block cache 1/8 of the SST bytes, jemalloc;" \
      "latencies in µs (db_bench's histogram), wasted reads per miss from readmissing's tickers"
 column -s, -t < "$WORK/rows.csv"

@@ -366,27 +366,21 @@ void CountMoreFalsePositives(FilterBitsReader* reader, Result* r) {
 
 // Builds and measures one configuration. `count_fps` adds the extra FP
 // queries and the FP gate (once per configuration: later rounds only time).
-Result RunOne(const Config& config, const std::vector<char>& positives,
-              const std::vector<char>& negatives, bool count_fps) {
-  const std::string id = config.filter + ":" + config.param;
-  Result result;
-  result.filter = config.filter;
-  result.param = config.param;
-  result.keys = positives.size() / kKeyBytes;
-  result.queries = negatives.size() / kKeyBytes;
-
-  std::fprintf(stderr, "[filter_bench] building %s ...\n", id.c_str());
+// Builds the filter --repeat times: the fastest pass's time, the first
+// pass's memory, the last pass's filter (in *buf, which the Slice points
+// into).
+Slice BuildFilter(const Config& config, const std::string& id, const std::vector<char>& positives,
+                  std::unique_ptr<const char[]>* buf, Result* result) {
   ROCKSDB_NAMESPACE::BlockBasedTableOptions table_options;
   table_options.optimize_filters_for_memory = FLAGS_optimize_filters_for_memory;
   const ROCKSDB_NAMESPACE::FilterBuildingContext context(table_options);
-  std::unique_ptr<const char[]> buf;
   Slice filter;
   double best_build_ns = std::numeric_limits<double>::infinity();
   for (int r = 0; r < FLAGS_repeat; ++r) {
     std::unique_ptr<FilterBitsBuilder> builder(
         config.policy->GetBuilderWithContext(context));
     if (builder == nullptr) Fatal(id + ": policy returned no builder");
-    buf.reset();
+    buf->reset();
     // RSS on the first pass only: returning freed memory to the OS makes the
     // pass page-fault its memory in, which the fastest-of time should not
     // include.
@@ -399,66 +393,86 @@ Result RunOne(const Config& config, const std::vector<char>& positives,
     const int64_t heap_before = sstfilter_bench::HeapBytes();
     sstfilter_bench::ResetHeapPeak(heap_before);
     const auto start = Clock::now();
-    for (size_t i = 0; i < result.keys; ++i) builder->AddKey(KeyAt(positives, i));
-    filter = builder->Finish(&buf);
+    for (size_t i = 0; i < result->keys; ++i) builder->AddKey(KeyAt(positives, i));
+    filter = builder->Finish(buf);
     const std::chrono::duration<double, std::nano> elapsed = Clock::now() - start;
     // The finished filter's own allocation is not temporary.
     const int64_t temp = sstfilter_bench::HeapPeak() - heap_before -
-                         static_cast<int64_t>(malloc_usable_size(const_cast<char*>(buf.get())));
-    result.temp_bytes_per_key = static_cast<double>(temp) / result.keys;
+                         static_cast<int64_t>(malloc_usable_size(const_cast<char*>(buf->get())));
+    result->temp_bytes_per_key = static_cast<double>(temp) / result->keys;
     if (const int64_t rss_peak = sstfilter_bench::PeakResidentBytes();
         rss_before >= 0 && rss_peak >= 0) {
-      result.peak_rss_delta_bytes_per_key =
-          static_cast<double>(rss_peak - rss_before) / result.keys;
+      result->peak_rss_delta_bytes_per_key =
+          static_cast<double>(rss_peak - rss_before) / result->keys;
     }
-    best_build_ns = std::min(best_build_ns, elapsed.count() / result.keys);
-    SetExpectedFpRate(builder.get(), filter.size(), &result);
+    best_build_ns = std::min(best_build_ns, elapsed.count() / result->keys);
+    SetExpectedFpRate(builder.get(), filter.size(), result);
   }
-  result.build_ns_per_key = best_build_ns;
-  result.filter_bytes = filter.size();
+  result->build_ns_per_key = best_build_ns;
+  result->filter_bytes = filter.size();
+  return filter;
+}
 
-  // The reader points into `buf`, which outlives it.
-  std::unique_ptr<FilterBitsReader> reader(config.policy->GetFilterBitsReader(filter));
-  if (reader == nullptr) Fatal(id + ": policy returned no reader");
-
-  // Correctness first: the positive passes double as the false-negative
-  // check, the first negative pass as the FP measurement.
+// Times every query pass. Correctness first: the positive passes (single
+// and batched) double as the false-negative check, the first negative pass
+// as the FP measurement; the batched one must agree with it.
+void QueryFilter(FilterBitsReader* reader, const std::string& id,
+                 const std::vector<char>& positives, const std::vector<char>& negatives,
+                 bool count_fps, Result* result) {
   std::fprintf(stderr, "[filter_bench] querying %s ...\n", id.c_str());
   auto [pos_ns, pos_hits] =
-      TimePass("positive queries", result.keys, [&] { return CountSingle(reader.get(), positives); });
-  const uint64_t batch_pos_hits = CountBatched(reader.get(), positives);
-  result.pos_query_ns = pos_ns;
-  result.false_negatives = result.keys - std::min(pos_hits, batch_pos_hits);
-  if (result.false_negatives > 0) {
+      TimePass("positive queries", result->keys, [&] { return CountSingle(reader, positives); });
+  const uint64_t batch_pos_hits = CountBatched(reader, positives);
+  result->pos_query_ns = pos_ns;
+  result->false_negatives = result->keys - std::min(pos_hits, batch_pos_hits);
+  if (result->false_negatives > 0) {
     std::fprintf(stderr,
                  "[filter_bench] !!!!! FALSE NEGATIVES: %s lost %llu of %zu keys "
                  "(single %llu, batched %llu) !!!!!\n",
-                 id.c_str(), static_cast<unsigned long long>(result.false_negatives),
-                 result.keys, static_cast<unsigned long long>(result.keys - pos_hits),
-                 static_cast<unsigned long long>(result.keys - batch_pos_hits));
+                 id.c_str(), static_cast<unsigned long long>(result->false_negatives),
+                 result->keys, static_cast<unsigned long long>(result->keys - pos_hits),
+                 static_cast<unsigned long long>(result->keys - batch_pos_hits));
   }
-  auto [neg_ns, fp_count] = TimePass("negative queries", result.queries,
-                                     [&] { return CountSingle(reader.get(), negatives); });
-  result.neg_query_ns = neg_ns;
-  result.fp_count = fp_count;
-  result.fp_queries = result.queries;
-  if (count_fps) CountMoreFalsePositives(reader.get(), &result);
+  auto [neg_ns, fp_count] = TimePass("negative queries", result->queries,
+                                     [&] { return CountSingle(reader, negatives); });
+  result->neg_query_ns = neg_ns;
+  result->fp_count = fp_count;
+  result->fp_queries = result->queries;
+  if (count_fps) CountMoreFalsePositives(reader, result);
   auto [batch_ns, batch_fp_count] = TimePass(
-      "batched negative queries", result.queries,
-      [&] { return CountBatched(reader.get(), negatives); });
-  result.batch_neg_query_ns = batch_ns;
+      "batched negative queries", result->queries,
+      [&] { return CountBatched(reader, negatives); });
+  result->batch_neg_query_ns = batch_ns;
   if (batch_fp_count != fp_count) {
     // Same keys, same filter: the two paths must give the same answers.
     Fatal(id + ": batched MayMatch found " + std::to_string(batch_fp_count) +
           " false positives, single MayMatch " + std::to_string(fp_count));
   }
-  if (count_fps && FLAGS_max_fp_z > 0 && result.FpZ() > FLAGS_max_fp_z) {
+  if (count_fps && FLAGS_max_fp_z > 0 && result->FpZ() > FLAGS_max_fp_z) {
     std::fprintf(stderr,
                  "[filter_bench] WARNING: %s FP rate %.4g is %.1f sd above the "
                  "predicted %.4g (%s's prediction)\n",
-                 id.c_str(), result.FpRate(), result.FpZ(), result.expected_fp_rate,
-                 result.predictor);
+                 id.c_str(), result->FpRate(), result->FpZ(), result->expected_fp_rate,
+                 result->predictor);
   }
+}
+
+Result RunOne(const Config& config, const std::vector<char>& positives,
+              const std::vector<char>& negatives, bool count_fps) {
+  const std::string id = config.filter + ":" + config.param;
+  Result result;
+  result.filter = config.filter;
+  result.param = config.param;
+  result.keys = positives.size() / kKeyBytes;
+  result.queries = negatives.size() / kKeyBytes;
+
+  std::fprintf(stderr, "[filter_bench] building %s ...\n", id.c_str());
+  std::unique_ptr<const char[]> buf;
+  const Slice filter = BuildFilter(config, id, positives, &buf, &result);
+  // The reader points into `buf`, which outlives it.
+  std::unique_ptr<FilterBitsReader> reader(config.policy->GetFilterBitsReader(filter));
+  if (reader == nullptr) Fatal(id + ": policy returned no reader");
+  QueryFilter(reader.get(), id, positives, negatives, count_fps, &result);
   return result;
 }
 

@@ -43,12 +43,14 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/allocator.h"
 #include "bench/bench_util.h"
 #include "bench/flag_help.h"
 #include "bench/ribbon_bound.h"
+#include "plugin/core/bisect.h"
 #include "plugin/core/hash.h"
 #include "plugin/core/block_allocation.h"
 #include "plugin/rocksdb/compat.h"
@@ -180,13 +182,11 @@ Measured Run(const std::string& filter, double setting, const std::vector<uint64
 std::pair<double, double> Calibrate(const std::string& filter, const std::vector<uint64_t>& sizes) {
   const double target = FLAGS_alloc_bits_per_key;
   // rocksdb.Ribbon's setting is "Bloom-equivalent": ~1.46x its actual bits.
-  double lo = filter == "rocksdb.Ribbon" ? target : target * 0.6;
-  double hi = filter == "rocksdb.Ribbon" ? target * 2.5 : target * 1.4;
-  for (int i = 0; i < 14; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (Run(filter, mid, sizes, false).AllocBitsPerKey() < target ? lo : hi) = mid;
-  }
-  return {lo, hi};
+  const double lo = filter == "rocksdb.Ribbon" ? target : target * 0.6;
+  const double hi = filter == "rocksdb.Ribbon" ? target * 2.5 : target * 1.4;
+  return sstfilter::Bisect(lo, hi, 14, [&](double setting) {
+    return !(Run(filter, setting, sizes, false).AllocBitsPerKey() < target);
+  });
 }
 
 // The FP rate at exactly the target allocated memory: log-linear between
@@ -203,6 +203,99 @@ const char* Family(const std::string& filter) {
   return filter.find("Ribbon") != std::string::npos ? "rocksdb.Ribbon" : "rocksdb.Bloom";
 }
 
+using Row = std::vector<std::string>;
+
+const Row& Header() {
+  static const Row header = {"range", "filter", "setting", "filter_bits_per_key",
+                             "alloc_bits_per_key", "slack_pct", "fp_rate", "fp_at_budget",
+                             "fp_vs", "vs", "false_negatives", "fp_count", "queries"};
+  return header;
+}
+
+// --num_filters key counts spread log-uniformly over `range` ("LO-HI").
+std::vector<uint64_t> RangeSizes(const std::string& range) {
+  const size_t dash = range.find('-');
+  const double lo = dash == std::string::npos ? 0 : std::atof(range.substr(0, dash).c_str());
+  const double hi = dash == std::string::npos ? 0 : std::atof(range.substr(dash + 1).c_str());
+  if (!(lo >= 1 && hi >= lo)) Fatal("bad range '" + range + "' in --key_ranges (want LO-HI)");
+  std::mt19937_64 rng(FLAGS_seed);
+  std::uniform_real_distribution<double> u(std::log(lo), std::log(hi));
+  std::vector<uint64_t> sizes;
+  for (uint64_t i = 0; i < FLAGS_num_filters; ++i) {
+    sizes.push_back(static_cast<uint64_t>(std::llround(std::exp(u(rng)))));
+  }
+  return sizes;
+}
+
+// One row per filter for one range of key counts: each filter calibrated
+// to the target, its FP rate at the target, and that against the built-in
+// of its family.
+std::vector<Row> MeasureRange(const std::string& range, const std::vector<std::string>& filters) {
+  const std::vector<uint64_t> sizes = RangeSizes(range);
+  std::vector<std::pair<std::string, Measured>> results;
+  for (const std::string& filter : filters) {
+    std::fprintf(stderr, "[memory_bench] %s: calibrating %s ...\n", range.c_str(), filter.c_str());
+    const auto [lo_setting, hi_setting] = Calibrate(filter, sizes);
+    std::fprintf(stderr, "[memory_bench] %s: measuring %s at %.4f and %.4f ...\n", range.c_str(),
+                 filter.c_str(), lo_setting, hi_setting);
+    const Measured lo_m = Run(filter, lo_setting, sizes, true);
+    Measured m = Run(filter, hi_setting, sizes, true);
+    if (lo_m.fns + m.fns != 0) Fatal(filter + ": false negatives");
+    m.fp_at_target = FpRateAtTarget(lo_m, m);
+    results.emplace_back(filter, m);
+  }
+  std::vector<Row> rows;
+  for (const auto& [filter, m] : results) {
+    double reference = NAN;
+    for (const auto& [other, om] : results) {
+      if (other == Family(filter)) reference = om.fp_at_target;
+    }
+    rows.push_back({range, filter, FormatNumber(m.setting, "%.4f"),
+                    FormatNumber(m.FilterBitsPerKey(), "%.3f"),
+                    FormatNumber(m.AllocBitsPerKey(), "%.3f"), FormatNumber(m.SlackPct(), "%.2f"),
+                    FormatNumber(m.FpRate(), "%.5g"), FormatNumber(m.fp_at_target, "%.5g"),
+                    FormatNumber(m.fp_at_target / reference, "%.3f"),
+                    Family(filter), std::to_string(m.fns), std::to_string(m.fps),
+                    std::to_string(m.queries)});
+  }
+  return rows;
+}
+
+void PrintTable(const std::vector<Row>& rows) {
+  std::printf("# allocator=%s optimize_filters_for_memory=%d alloc_bits_per_key=%g num_filters=%llu "
+              "queries_per_filter=%llu seed=%llu\n",
+              sstfilter::bench::AllocatorName(), FLAGS_optimize_filters_for_memory ? 1 : 0,
+              FLAGS_alloc_bits_per_key, static_cast<unsigned long long>(FLAGS_num_filters),
+              static_cast<unsigned long long>(FLAGS_queries_per_filter),
+              static_cast<unsigned long long>(FLAGS_seed));
+  const Row& header = Header();
+  std::vector<size_t> width(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+  }
+  auto print_row = [&](const Row& row) {
+    for (size_t c = 0; c < row.size(); ++c) {
+      std::printf(c < 2 ? "%-*s  " : "%*s  ", static_cast<int>(width[c]), row[c].c_str());
+    }
+    std::printf("\n");
+  };
+  print_row(header);
+  for (const auto& row : rows) print_row(row);
+}
+
+void WriteCsv(const std::string& path, const std::vector<Row>& rows) {
+  std::ofstream csv(path);
+  const Row& header = Header();
+  for (size_t c = 0; c < header.size(); ++c) csv << (c ? "," : "") << header[c];
+  csv << "\n";
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < row.size(); ++c) csv << (c ? "," : "") << row[c];
+    csv << "\n";
+  }
+  if (!csv) Fatal("cannot write " + path);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -214,75 +307,11 @@ int main(int argc, char** argv) {
     Fatal("need --num_filters > 0 and --alloc_bits_per_key > 0");
   }
   const std::vector<std::string> filters = sstfilter::bench::SplitCommas(FLAGS_filters);
-  std::vector<std::string> header = {"range", "filter", "setting", "filter_bits_per_key",
-                                     "alloc_bits_per_key", "slack_pct", "fp_rate", "fp_at_budget", "fp_vs",
-                                     "vs", "false_negatives", "fp_count", "queries"};
-  std::vector<std::vector<std::string>> rows;
+  std::vector<Row> rows;
   for (const std::string& range : sstfilter::bench::SplitCommas(FLAGS_key_ranges)) {
-    const size_t dash = range.find('-');
-    const double lo = dash == std::string::npos ? 0 : std::atof(range.substr(0, dash).c_str());
-    const double hi = dash == std::string::npos ? 0 : std::atof(range.substr(dash + 1).c_str());
-    if (!(lo >= 1 && hi >= lo)) Fatal("bad range '" + range + "' in --key_ranges (want LO-HI)");
-    std::mt19937_64 rng(FLAGS_seed);
-    std::uniform_real_distribution<double> u(std::log(lo), std::log(hi));
-    std::vector<uint64_t> sizes;
-    for (uint64_t i = 0; i < FLAGS_num_filters; ++i) {
-      sizes.push_back(static_cast<uint64_t>(std::llround(std::exp(u(rng)))));
-    }
-    std::vector<std::pair<std::string, Measured>> results;
-    for (const std::string& filter : filters) {
-      std::fprintf(stderr, "[memory_bench] %s: calibrating %s ...\n", range.c_str(), filter.c_str());
-      const auto [lo_setting, hi_setting] = Calibrate(filter, sizes);
-      std::fprintf(stderr, "[memory_bench] %s: measuring %s at %.4f and %.4f ...\n", range.c_str(),
-                   filter.c_str(), lo_setting, hi_setting);
-      const Measured lo_m = Run(filter, lo_setting, sizes, true);
-      Measured m = Run(filter, hi_setting, sizes, true);
-      if (lo_m.fns + m.fns != 0) Fatal(filter + ": false negatives");
-      m.fp_at_target = FpRateAtTarget(lo_m, m);
-      results.emplace_back(filter, m);
-    }
-    for (const auto& [filter, m] : results) {
-      double reference = NAN;
-      for (const auto& [other, om] : results) {
-        if (other == Family(filter)) reference = om.fp_at_target;
-      }
-      rows.push_back({range, filter, FormatNumber(m.setting, "%.4f"),
-                      FormatNumber(m.FilterBitsPerKey(), "%.3f"),
-                      FormatNumber(m.AllocBitsPerKey(), "%.3f"), FormatNumber(m.SlackPct(), "%.2f"),
-                      FormatNumber(m.FpRate(), "%.5g"), FormatNumber(m.fp_at_target, "%.5g"),
-                      FormatNumber(m.fp_at_target / reference, "%.3f"),
-                      Family(filter), std::to_string(m.fns), std::to_string(m.fps),
-                      std::to_string(m.queries)});
-    }
+    for (Row& row : MeasureRange(range, filters)) rows.push_back(std::move(row));
   }
-  std::printf("# allocator=%s optimize_filters_for_memory=%d alloc_bits_per_key=%g num_filters=%llu "
-              "queries_per_filter=%llu seed=%llu\n",
-              sstfilter::bench::AllocatorName(), FLAGS_optimize_filters_for_memory ? 1 : 0,
-              FLAGS_alloc_bits_per_key, static_cast<unsigned long long>(FLAGS_num_filters),
-              static_cast<unsigned long long>(FLAGS_queries_per_filter),
-              static_cast<unsigned long long>(FLAGS_seed));
-  std::vector<size_t> width(header.size());
-  for (size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
-  }
-  auto print_row = [&](const std::vector<std::string>& row) {
-    for (size_t c = 0; c < row.size(); ++c) {
-      std::printf(c < 2 ? "%-*s  " : "%*s  ", static_cast<int>(width[c]), row[c].c_str());
-    }
-    std::printf("\n");
-  };
-  print_row(header);
-  for (const auto& row : rows) print_row(row);
-  if (!FLAGS_csv.empty()) {
-    std::ofstream csv(FLAGS_csv);
-    for (size_t c = 0; c < header.size(); ++c) csv << (c ? "," : "") << header[c];
-    csv << "\n";
-    for (const auto& row : rows) {
-      for (size_t c = 0; c < row.size(); ++c) csv << (c ? "," : "") << row[c];
-      csv << "\n";
-    }
-    if (!csv) Fatal("cannot write " + FLAGS_csv);
-  }
+  PrintTable(rows);
+  if (!FLAGS_csv.empty()) WriteCsv(FLAGS_csv, rows);
   return 0;
 }

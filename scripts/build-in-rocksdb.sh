@@ -24,8 +24,8 @@
 #      checkout as its plugin/sstfilter;
 #   4. builds db_bench and sst_dump with ROCKSDB_PLUGINS=sstfilter, with
 #      RocksDB's make (default) or CMake (--cmake), statically linked;
-#   5. for every registered sstfilter policy (each kind, and LevelAware):
-#      runs that db_bench with the
+#   5. for every sstfilter policy that db_bench has (asked for an unknown
+#      sstfilter id, the plugin names them): runs that db_bench with the
 #      policy selected ONLY through --options_file (no LD_PRELOAD) on
 #      fillrandom,compact,readmissing and checks
 #        - every SST file names the policy (the built sst_dump),
@@ -109,6 +109,7 @@ done_step() { [ -f "$STAMPS/$1" ]; }
 stamp() { date -u +%FT%TZ > "$STAMPS/$1"; }
 T0=$SECONDS
 log "RocksDB $VERSION ($SUITE), $SYSTEM build in ${BDIR#$ROOT/}"
+export DB_BENCH_ROCKSDB_VERSION="$VERSION"  # the OPTIONS files it writes
 
 # --- 1. Build dependencies (checked every run: cheap). ------------------------
 PACKAGES=(build-essential dpkg-dev xz-utils ca-certificates libgflags-dev libxxhash-dev)
@@ -284,13 +285,12 @@ BUILD_MIN=$(( ($(cat "$STAMPS/build.seconds") + 59) / 60 ))
 log "step 4/6: built in $BUILD_MIN min of build time: $DB_BENCH"
 
 # --- 5. db_bench with each policy, selected through --options_file only. -----
-# The registered policies, from the registration code itself.
-POLICIES=($(sed -n '/kRegisteredKinds\[\] *= *{/,/};/p' "$ROOT/plugin/rocksdb/register.cc" |
-  grep -o 'FilterKind::k[A-Za-z0-9]*' | sed 's/FilterKind::k/sstfilter./'))
-[ "${#POLICIES[@]}" -gt 0 ] || die "no policies found in plugin/rocksdb/register.cc"
-# And the policies that pick a kind per file, by the id they register.
-POLICIES+=($(sed -n 's/^constexpr const char\* k[A-Za-z]*Id = "\(sstfilter\.[A-Za-z]*\)";/\1/p' \
-  "$ROOT"/plugin/rocksdb/*_policy.h))
+# The registered policies, as the db_bench just built reports them.
+RUN="$BDIR/run"
+rm -rf "$RUN"; mkdir -p "$RUN"
+mapfile -t POLICIES < <(db_bench_policy_ids "$DB_BENCH" "$RUN")
+[ "${#POLICIES[@]}" -gt 0 ] || die "$DB_BENCH names no sstfilter policy: is the plugin built in?"
+log "step 5/6: $DB_BENCH has ${POLICIES[*]}"
 
 # The core's FP prediction, compiled from the core sources of sstfilter.mk.
 PREDICT="$BDIR/predict_fp"
@@ -298,25 +298,13 @@ core_sources=($(sed -n 's/^sstfilter_SOURCES = //p' "$ROOT/sstfilter.mk" | tr ' 
 log "step 5/6: compiling bench/predict_fp.cc with the core"
 ( cd "$ROOT" && g++ -std=c++17 -O2 -I. -o "$PREDICT" bench/predict_fp.cc "${core_sources[@]}" )
 
-RUN="$BDIR/run"
-rm -rf "$RUN"; mkdir -p "$RUN"
 summary=""; all_pass=1
 for policy in "${POLICIES[@]}"; do
   kind="${policy#sstfilter.}"
   id="$policy:$BITS_PER_KEY"
   db="$RUN/db-$kind"
-  cat > "$RUN/OPTIONS-$kind" <<OPTS
-[Version]
-  rocksdb_version=$VERSION
-  options_file_version=1.1
-[DBOptions]
-  create_if_missing=true
-[CFOptions "default"]
-  write_buffer_size=4194304
-  compression=kNoCompression
-[TableOptions/BlockBasedTable "default"]
-  filter_policy=$id
-OPTS
+  db_bench_write_options "$RUN/OPTIONS-$kind" "create_if_missing=true" "write_buffer_size=4194304
+compression=kNoCompression" "filter_policy=$id"
   log "step 5/6: $policy: db_bench fillrandom,compact,readmissing, $NUM keys, filter_policy=$id"
   if ! "$DB_BENCH" --db="$db" --options_file="$RUN/OPTIONS-$kind" \
       --benchmarks=fillrandom,compact,readmissing --num="$NUM" --seed=1 --statistics \
@@ -327,18 +315,7 @@ OPTS
   grep -E '^(fillrandom|compact|readmissing) ' "$RUN/db_bench-$kind.txt" >&2 || true
 
   # The policy in effect, from the SST files themselves (never trust the id).
-  files=0; named=0; entries=0; filter_bytes=0
-  for f in "$db"/*.sst; do
-    [ -f "$f" ] || continue
-    props="$("$SST_DUMP" --file="$f" --show_properties 2>/dev/null)"
-    files=$((files + 1))
-    name="$(sed -n 's/^ *filter policy name: //p' <<<"$props" | head -n1)"
-    [ "$name" = "$policy" ] && named=$((named + 1))
-    e="$(sed -n 's/^ *# entries for filter: //p' <<<"$props" | head -n1)"
-    entries=$((entries + ${e:-0}))
-    b="$(sed -n 's/^ *filter block size: //p' <<<"$props" | head -n1)"
-    filter_bytes=$((filter_bytes + ${b:-0}))
-  done
+  read -r files named _ entries filter_bytes < <(db_bench_sst_filters "$db" "$policy" "$SST_DUMP")
   log "step 5/6: $policy: sst_dump: $named of $files SST files name $policy"
 
   useful="$(db_bench_ticker bloom.filter.useful "$RUN/db_bench-$kind.txt")"

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "plugin/core/bisect.h"
+
 namespace sstfilter {
 
 double StandardBloomFpRate(double num_keys, double num_bits, int num_probes) {
@@ -35,14 +37,9 @@ double StandardBloomBitsPerKeyForFpRate(double fp_rate) {
   };
   double hi = kMaxBitsPerKey;
   if (fp_at(hi) > fp_rate) return hi * 2;  // out of range: caller refuses
-  double lo = 0.01;
   // The FP rate at the optimal k falls monotonically in bits per key, so
   // bisection converges; 60 halvings reach double precision.
-  for (int i = 0; i < 60; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (fp_at(mid) <= fp_rate ? hi : lo) = mid;
-  }
-  return hi;
+  return Bisect(0.01, hi, 60, [&](double bpk) { return fp_at(bpk) <= fp_rate; }).second;
 }
 
 namespace {
@@ -146,14 +143,9 @@ double BlockedBloomBitsPerKeyForFpRate(double fp_rate, int lines_per_key) {
   };
   double hi = kMaxBitsPerKey;
   if (fp_at(hi) > fp_rate) return hi * 2;
-  double lo = 0.01;
   // 30 halvings reach 1e-7 bits per key; each step costs one exact
-  // evaluation (~1 ms), so callers cache the result.
-  for (int i = 0; i < 30; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (fp_at(mid) <= fp_rate ? hi : lo) = mid;
-  }
-  return hi;
+  // evaluation, so callers cache the result.
+  return Bisect(0.01, hi, 30, [&](double bpk) { return fp_at(bpk) <= fp_rate; }).second;
 }
 
 }  // namespace sstfilter

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "plugin/core/bisect.h"
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/kind_ops.h"
 
@@ -235,12 +236,10 @@ void Solve(double budget, bool allow_no_filter, std::vector<Term>* terms) {
   };
   // Memory spent falls as lambda (the price of a bit) rises. Bisect for the
   // cheapest price at which the plan fits the budget.
-  double lo = -700, hi = 700;
-  if (spend_at(lo) <= budget) return;  // every free level at kMaxBitsPerKey
-  for (int i = 0; i < 100; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (spend_at(mid) > budget ? lo : hi) = mid;
-  }
+  if (spend_at(-700) <= budget) return;  // every free level at kMaxBitsPerKey
+  const double hi =
+      Bisect(-700, 700, 100, [&](double log_lambda) { return !(spend_at(log_lambda) > budget); })
+          .second;
   // Leftover below one grid step: to the largest levels with a filter
   // first, so the plan spends exactly the budget.
   double residual = budget - spend_at(hi);
@@ -383,11 +382,10 @@ double OptimalWastedReads(const LsmShape& shape, double bits_per_key) {
     }
     return spend;
   };
-  double lo = -2000, hi = 2000;  // spend falls as m rises
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (spend_at(mid) > std::max(bits_per_key, 0.0) ? lo : hi) = mid;
-  }
+  // Spend falls as m rises.
+  const double hi = Bisect(-2000, 2000, 200, [&](double m) {
+                      return !(spend_at(m) > std::max(bits_per_key, 0.0));
+                    }).second;
   double reads = 0;
   for (const LevelLoad& load : shape) {
     if (load.keys > 0 && load.checks > 0) reads += load.checks * std::exp2(-bits_at(load, hi));

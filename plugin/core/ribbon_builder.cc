@@ -17,6 +17,7 @@
 #include <cmath>
 #include <vector>
 
+#include "plugin/core/bisect.h"
 #include "plugin/core/kind_ops.h"
 #include "plugin/core/ribbon_band.h"
 
@@ -447,18 +448,11 @@ double PredictedFp(const FilterConfig& config, size_t num_keys, size_t payload_b
 // Searched numerically on a 1M-key layout, which is what sizes SST filters.
 double BitsPerKeyForFp(const FilterConfig& config, double fp_rate) {
   constexpr size_t kKeys = 1000000;
-  double lo = 0.5, hi = 200.0;
-  for (int i = 0; i < 60; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    FilterConfig c = config;
-    c.bits_per_key = mid;
-    if (PredictedFp(c, kKeys, PayloadBytes(c, kKeys)) <= fp_rate) {
-      hi = mid;
-    } else {
-      lo = mid;
-    }
-  }
-  return hi;
+  return Bisect(0.5, 200.0, 60, [&](double bits_per_key) {
+           FilterConfig c = config;
+           c.bits_per_key = bits_per_key;
+           return PredictedFp(c, kKeys, PayloadBytes(c, kKeys)) <= fp_rate;
+         }).second;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "plugin/core/bisect.h"
 #include "plugin/rocksdb/compat.h"
 #include "plugin/tools/policy_factory.h"
 
@@ -69,11 +70,11 @@ double SettingWithProbes(BuiltinKind kind, int probes) {
   std::lock_guard<std::mutex> lock(mu);
   const auto key = std::make_pair(kind, probes);
   if (const auto it = cache.find(key); it != cache.end()) return it->second;
-  double lo = kMinSetting, hi = kMaxSetting;
-  if (ProbesAt(kind, lo) >= probes) hi = lo;
-  for (int i = 0; i < 40 && hi > lo; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (ProbesAt(kind, mid) >= probes ? hi : lo) = mid;
+  double hi = kMinSetting;
+  if (ProbesAt(kind, kMinSetting) < probes) {
+    hi = Bisect(kMinSetting, kMaxSetting, 40,
+                [&](double setting) { return ProbesAt(kind, setting) >= probes; })
+             .second;
   }
   const double setting = ProbesAt(kind, hi) == probes ? hi : kNaN;
   cache[key] = setting;
@@ -120,13 +121,12 @@ double PredictBuiltinFpRate(const FilterBlockInfo& info, uint64_t num_entries,
 }
 
 BuiltinSizing SizeBuiltinForFpRate(BuiltinFilter filter, uint64_t keys, double fp_rate) {
-  double lo = kMinSetting, hi = kMaxSetting;
-  if (Evaluate(filter, keys, hi).fp_rate > fp_rate) return Evaluate(filter, keys, hi);
-  for (int i = 0; i < 50; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (Evaluate(filter, keys, mid).fp_rate <= fp_rate ? hi : lo) = mid;
+  if (Evaluate(filter, keys, kMaxSetting).fp_rate > fp_rate) {
+    return Evaluate(filter, keys, kMaxSetting);
   }
-  return Evaluate(filter, keys, hi);
+  return Evaluate(filter, keys, Bisect(kMinSetting, kMaxSetting, 50, [&](double setting) {
+                                  return Evaluate(filter, keys, setting).fp_rate <= fp_rate;
+                                }).second);
 }
 
 BuiltinSizing SizeBuiltinForBitsPerKey(BuiltinFilter filter, uint64_t keys,
@@ -137,11 +137,9 @@ BuiltinSizing SizeBuiltinForBitsPerKey(BuiltinFilter filter, uint64_t keys,
   auto bits_at = [&](double setting) {
     return Evaluate(filter, keys, setting).bytes * 8.0 / static_cast<double>(keys);
   };
-  double lo = kMinSetting, hi = kMaxSetting;
-  for (int i = 0; i < 50; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (bits_at(mid) < bits_per_key ? lo : hi) = mid;
-  }
+  const auto [lo, hi] = Bisect(kMinSetting, kMaxSetting, 50, [&](double setting) {
+    return !(bits_at(setting) < bits_per_key);
+  });
   const bool low_closer = std::fabs(bits_at(lo) - bits_per_key) <= std::fabs(bits_at(hi) - bits_per_key);
   return Evaluate(filter, keys, low_closer ? lo : hi);
 }

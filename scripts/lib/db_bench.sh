@@ -17,9 +17,11 @@ db_bench_require() {
 }
 
 # db_bench_options_header: the [Version] section an OPTIONS file for
-# `db_bench --options_file` starts with.
+# `db_bench --options_file` starts with (DB_BENCH_ROCKSDB_VERSION, default
+# Debian's 7.8.3).
 db_bench_options_header() {
-  printf '[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n'
+  printf '[Version]\n  rocksdb_version=%s\n  options_file_version=1.1\n' \
+    "${DB_BENCH_ROCKSDB_VERSION:-7.8.3}"
 }
 
 # db_bench_sstfilter_build ROOT: sets BUILD (SSTFILTER_BUILD_DIR or
@@ -58,14 +60,27 @@ db_bench_write_options() {
   } > "$1"
 }
 
-# db_bench_sst_filters DB NAME [SST_DUMP]: "FILES MATCHING BITS_PER_KEY" of
-# the SST files in DB, from their table properties: how many there are,
-# how many name filter policy NAME, and their filter bytes × 8 / filter
-# entries.
+# db_bench_sst_filters DB NAME [SST_DUMP]: "FILES MATCHING BITS_PER_KEY
+# ENTRIES FILTER_BYTES" of the SST files in DB, from their table
+# properties: how many there are, how many name filter policy NAME, their
+# filter bytes × 8 / filter entries, and the two sums.
 db_bench_sst_filters() {
   "${3:-sst_dump}" --file="$1" --show_properties < /dev/null 2>&1 | awk -v want="$2" '
     /filter policy name:/ { files++; name = $0; sub(/^ *filter policy name: */, "", name);
                             if (name == want) ok++ }
     /filter block size:/ { bytes += $NF } /# entries for filter:/ { entries += $NF }
-    END { printf "%d %d %.3f\n", files, ok, entries ? bytes * 8 / entries : 0 }'
+    END { printf "%d %d %.3f %d %d\n", files, ok, entries ? bytes * 8 / entries : 0, entries, bytes }'
+}
+
+# db_bench_policy_ids DB_BENCH DIR: the sstfilter policy ids DB_BENCH has
+# (built in, or preloaded: set LD_PRELOAD), one per line, empty if none.
+# Asked to open a DB (in DIR) under an sstfilter id no build has, the plugin
+# refuses it and names the ones it has.
+db_bench_policy_ids() {
+  db_bench_write_options "$2/OPTIONS-ids" "create_if_missing=true" "" \
+    "filter_policy=sstfilter.NoSuchPolicy:10"
+  "$1" --db="$2/db-ids" --options_file="$2/OPTIONS-ids" --benchmarks=fillseq --num=1 \
+    < /dev/null 2>&1 | sed -n 's/.*(this build has: \([^;]*\);.*/\1/p' | head -n1 |
+    tr -d ' ' | tr ',' '\n' | sed '/^$/d'
+  rm -rf "$2/db-ids" "$2/OPTIONS-ids"
 }
