@@ -87,84 +87,95 @@ uint64_t LeveledCompactor::FileBytes(int output_level, int base_level) const {
   return bytes;
 }
 
+rdb::Status LeveledCompactor::ReadLevels(rdb::DB* db, Levels* levels,
+                                         std::vector<uint64_t>* level_bytes) const {
+  rdb::ColumnFamilyMetaData cf;
+  db->GetColumnFamilyMetaData(&cf);
+  rdb::TablePropertiesCollection props;
+  const rdb::Status s = db->GetPropertiesOfAllTables(&props);
+  if (!s.ok()) return s;
+  levels->assign(kMaxLevels, {});
+  for (const auto& level : cf.levels) {
+    if (level.level < kMaxLevels) (*levels)[level.level] = level.files;
+  }
+  level_bytes->assign(kMaxLevels, 0);
+  for (int l = 1; l < kMaxLevels; ++l) {
+    std::sort((*levels)[l].begin(), (*levels)[l].end(),
+              [](const auto& a, const auto& b) { return a.smallestkey < b.smallestkey; });
+    for (const auto& f : (*levels)[l]) {
+      const auto it = props.find(f.db_path + f.name);
+      (*level_bytes)[l] += it != props.end() ? it->second->data_size + it->second->index_size : f.size;
+    }
+  }
+  return rdb::Status::OK();
+}
+
+int LeveledCompactor::PickLevel(const Levels& levels, const std::vector<uint64_t>& level_bytes,
+                                const std::vector<uint64_t>& targets) const {
+  int best_level = -1;
+  double best_score = 0;
+  for (int l = 0; l + 1 < kMaxLevels; ++l) {
+    double score;
+    if (l == 0) {
+      score = static_cast<double>(levels[0].size()) / shape_.l0_trigger;
+    } else {
+      if (targets[l] == 0) continue;  // above the base level: takes no input
+      score = static_cast<double>(level_bytes[l]) / targets[l];
+      if (score <= 1.0) continue;  // RocksDB compacts a level once it is over target
+    }
+    if (score >= 1.0 && score > best_score) {
+      best_score = score;
+      best_level = l;
+    }
+  }
+  return best_level;
+}
+
+std::vector<std::string> LeveledCompactor::PickInputs(const Levels& levels, int level,
+                                                      int output_level) {
+  std::vector<rdb::SstFileMetaData> picked;
+  if (level == 0) {
+    picked = levels[0];
+  } else {
+    const auto& files = levels[level];
+    auto it = std::find_if(files.begin(), files.end(),
+                           [&](const auto& f) { return f.smallestkey > cursor_[level]; });
+    if (it == files.end()) it = files.begin();
+    picked.push_back(*it);
+    cursor_[level] = it->largestkey;
+  }
+  std::string smallest = picked[0].smallestkey, largest = picked[0].largestkey;
+  for (const auto& f : picked) {
+    smallest = std::min(smallest, f.smallestkey);
+    largest = std::max(largest, f.largestkey);
+  }
+  std::vector<std::string> inputs;
+  for (const auto& f : picked) inputs.push_back(f.name);
+  for (const auto& f : levels[output_level]) {
+    if (Overlaps(f, smallest, largest)) inputs.push_back(f.name);
+  }
+  return inputs;
+}
+
 rdb::Status LeveledCompactor::CompactUntilSettled(rdb::DB* db, int* compactions) {
   *compactions = 0;
   while (true) {
-    rdb::ColumnFamilyMetaData cf;
-    db->GetColumnFamilyMetaData(&cf);
-    rdb::TablePropertiesCollection props;
-    rdb::Status s = db->GetPropertiesOfAllTables(&props);
+    Levels levels;
+    std::vector<uint64_t> level_bytes;
+    rdb::Status s = ReadLevels(db, &levels, &level_bytes);
     if (!s.ok()) return s;
-    std::vector<std::vector<rdb::SstFileMetaData>> levels(kMaxLevels);
-    for (const auto& level : cf.levels) {
-      if (level.level < kMaxLevels) levels[level.level] = level.files;
-    }
-    for (int l = 1; l < kMaxLevels; ++l) {
-      std::sort(levels[l].begin(), levels[l].end(),
-                [](const auto& a, const auto& b) { return a.smallestkey < b.smallestkey; });
-    }
-
-    // Scores as RocksDB's leveled picker computes them, but from data and
-    // index bytes: the filter block is left out so that it cannot steer.
-    std::vector<uint64_t> level_bytes(kMaxLevels, 0);
-    for (int l = 1; l < kMaxLevels; ++l) {
-      for (const auto& f : levels[l]) {
-        const auto it = props.find(f.db_path + f.name);
-        level_bytes[l] += it != props.end() ? it->second->data_size + it->second->index_size : f.size;
-      }
-    }
     int base_level = 1;
     const std::vector<uint64_t> targets = Targets(level_bytes, &base_level);
-    int best_level = -1;
-    double best_score = 0;
-    for (int l = 0; l + 1 < kMaxLevels; ++l) {
-      double score;
-      if (l == 0) {
-        score = static_cast<double>(levels[0].size()) / shape_.l0_trigger;
-      } else {
-        if (targets[l] == 0) continue;  // above the base level: takes no input
-        score = static_cast<double>(level_bytes[l]) / targets[l];
-        if (score <= 1.0) continue;  // RocksDB compacts a level once it is over target
-      }
-      if (score >= 1.0 && score > best_score) {
-        best_score = score;
-        best_level = l;
-      }
-    }
-    if (best_level < 0) return rdb::Status::OK();
-
-    // Inputs: all of L0, or the next file of the level in key order; plus
-    // every file of the next level that overlaps them.
-    std::vector<rdb::SstFileMetaData> picked;
-    if (best_level == 0) {
-      picked = levels[0];
-    } else {
-      const auto& files = levels[best_level];
-      auto it = std::find_if(files.begin(), files.end(), [&](const auto& f) {
-        return f.smallestkey > cursor_[best_level];
-      });
-      if (it == files.end()) it = files.begin();
-      picked.push_back(*it);
-      cursor_[best_level] = it->largestkey;
-    }
-    std::string smallest = picked[0].smallestkey, largest = picked[0].largestkey;
-    for (const auto& f : picked) {
-      smallest = std::min(smallest, f.smallestkey);
-      largest = std::max(largest, f.largestkey);
-    }
-    std::vector<std::string> inputs;
-    for (const auto& f : picked) inputs.push_back(f.name);
-    const int output_level = best_level == 0 ? base_level : best_level + 1;
-    for (const auto& f : levels[output_level]) {
-      if (Overlaps(f, smallest, largest)) inputs.push_back(f.name);
-    }
+    const int level = PickLevel(levels, level_bytes, targets);
+    if (level < 0) return rdb::Status::OK();
+    const int output_level = level == 0 ? base_level : level + 1;
     rdb::CompactionOptions options;
     options.compression = rdb::kNoCompression;  // CompactionOptions defaults to Snappy
     options.output_file_size_limit = FileBytes(output_level, base_level);
     options.max_subcompactions = 1;
     rdb::CompactionJobInfo info;
-    s = db->CompactFiles(options, inputs, output_level, /*output_path_id=*/-1,
-                         /*output_file_names=*/nullptr, &info);
+    s = db->CompactFiles(options, PickInputs(levels, level, output_level), output_level,
+                         /*output_path_id=*/-1, /*output_file_names=*/nullptr, &info);
     if (!s.ok()) return s;
     if (outputs_ != nullptr) AppendOutputs(info, outputs_);
     ++*compactions;

@@ -36,6 +36,7 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/listener.h>
+#include <rocksdb/metadata.h>
 
 #include "bench/lsm_stats.h"
 
@@ -79,6 +80,20 @@ class LeveledCompactor {
   // Output file size of a compaction into `output_level`
   // (RocksDB's MaxFileSizeForLevel).
   uint64_t FileBytes(int output_level, int base_level) const;
+
+  // Files per level, L1 and below in key order.
+  using Levels = std::vector<std::vector<ROCKSDB_NAMESPACE::SstFileMetaData>>;
+  // The live files by level, and each level's data and index bytes (the
+  // filter left out, so that it cannot steer the compactions).
+  ROCKSDB_NAMESPACE::Status ReadLevels(ROCKSDB_NAMESPACE::DB* db, Levels* levels,
+                                       std::vector<uint64_t>* level_bytes) const;
+  // The level to compact, scored as RocksDB's leveled picker scores them;
+  // -1 when none is due.
+  int PickLevel(const Levels& levels, const std::vector<uint64_t>& level_bytes,
+                const std::vector<uint64_t>& targets) const;
+  // Inputs: all of L0, or the level's next file in key order; plus every
+  // file of `output_level` they overlap.
+  std::vector<std::string> PickInputs(const Levels& levels, int level, int output_level);
 
   LeveledShape shape_;
   std::vector<BuiltFile>* outputs_;

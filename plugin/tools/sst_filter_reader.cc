@@ -190,50 +190,82 @@ bool IsBuiltinFamily(const std::string& family) {
   return kAliases.count(family) > 0;
 }
 
+namespace {
+
+// The footer and RocksDB's table properties of an open file (whether its
+// index values are delta-encoded in *index_delta); false (with r->error)
+// when it is not a block-based table RocksDB can open.
+bool ReadTableHead(const FileBytes& file, Footer* footer, bool* index_delta, SstFilterReport* r) {
+  std::string error, tail;
+  const uint64_t tail_bytes = std::min<uint64_t>(file.size(), kFooterBytes);
+  if (!file.Read(file.size() - tail_bytes, tail_bytes, &tail, &error) ||
+      !ParseFooter(tail, file.size(), footer, &error)) {
+    r->error = error;
+    return false;
+  }
+  if (footer->table_type != TableType::kBlockBased) {
+    r->error = std::string(footer->table_type == TableType::kPlain ? "plain" : "cuckoo") +
+               " table: not a block-based table, its filter is not inspected";
+    return false;
+  }
+  const rdb::Options options;
+  rdb::SstFileReader reader(options);
+  const rdb::Status s = reader.Open(r->path);
+  const auto props = s.ok() ? reader.GetTableProperties() : nullptr;
+  if (props == nullptr) {
+    r->error = "RocksDB cannot open it: " + (s.ok() ? std::string("no table properties") : s.ToString());
+    // RocksDB reads format_version 6 from 8.6 on, 7 from 10.4 on.
+    const bool v6 = footer->format_version == kContextChecksumFormatVersion;
+    if (footer->format_version >= kContextChecksumFormatVersion &&
+        ROCKSDB_MAJOR * 100 + ROCKSDB_MINOR < (v6 ? 806 : 1004)) {
+      r->error += std::string(" (format_version ") +
+                  (v6 ? "6 needs RocksDB 8.6" : "7 needs RocksDB 10.4") +
+                  " or newer; this tool is built with " + std::to_string(ROCKSDB_MAJOR) + "." +
+                  std::to_string(ROCKSDB_MINOR) + ")";
+    }
+    return false;
+  }
+  r->readable = true;
+  r->policy_name = props->filter_policy_name;
+  r->entries = props->num_filter_entries ? props->num_filter_entries : props->num_entries;
+  r->filter_bytes = props->filter_size;
+  *index_delta = props->index_value_is_delta_encoded != 0;
+  return true;
+}
+
+// The metaindex entry of the file's filter, by the prefixes RocksDB names
+// filter blocks with (null: no filter); sets r->layout and r->family.
+const MetaIndexEntry* FindFilterEntry(const std::vector<MetaIndexEntry>& entries,
+                                      SstFilterReport* r) {
+  for (const auto& [prefix, layout] : {std::make_pair(kFullFilterPrefix, FilterLayout::kFull),
+                                       std::make_pair(kPartitionedFilterPrefix, FilterLayout::kPartitioned),
+                                       std::make_pair(kObsoleteFilterPrefix, FilterLayout::kObsolete)}) {
+    for (const MetaIndexEntry& e : entries) {
+      if (e.name.rfind(prefix, 0) == 0) {
+        r->layout = layout;
+        r->family = e.name.substr(prefix.size());
+        return &e;
+      }
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 SstFilterReport ReadSstFilter(const std::string& path, bool verify_checksums) {
   SstFilterReport r;
   r.path = path;
   FileBytes file;
-  std::string error, tail;
+  Footer footer;
+  bool index_delta = false;
+  std::string error;
   if (!file.Open(path, &error)) {
     r.error = error;
     return r;
   }
   r.file_bytes = file.size();
-  Footer footer;
-  const uint64_t tail_bytes = std::min<uint64_t>(file.size(), kFooterBytes);
-  if (!file.Read(file.size() - tail_bytes, tail_bytes, &tail, &error) ||
-      !ParseFooter(tail, file.size(), &footer, &error)) {
-    r.error = error;
-    return r;
-  }
-  if (footer.table_type != TableType::kBlockBased) {
-    r.error = std::string(footer.table_type == TableType::kPlain ? "plain" : "cuckoo") +
-              " table: not a block-based table, its filter is not inspected";
-    return r;
-  }
-  const rdb::Options options;
-  rdb::SstFileReader reader(options);
-  const rdb::Status s = reader.Open(path);
-  const auto props = s.ok() ? reader.GetTableProperties() : nullptr;
-  if (props == nullptr) {
-    r.error = "RocksDB cannot open it: " + (s.ok() ? std::string("no table properties") : s.ToString());
-    // RocksDB reads format_version 6 from 8.6 on, 7 from 10.4 on.
-    const bool v6 = footer.format_version == kContextChecksumFormatVersion;
-    if (footer.format_version >= kContextChecksumFormatVersion &&
-        ROCKSDB_MAJOR * 100 + ROCKSDB_MINOR < (v6 ? 806 : 1004)) {
-      r.error += std::string(" (format_version ") +
-                 (v6 ? "6 needs RocksDB 8.6" : "7 needs RocksDB 10.4") +
-                 " or newer; this tool is built with " + std::to_string(ROCKSDB_MAJOR) + "." +
-                 std::to_string(ROCKSDB_MINOR) + ")";
-    }
-    return r;
-  }
-  r.readable = true;
-  r.policy_name = props->filter_policy_name;
-  r.entries = props->num_filter_entries ? props->num_filter_entries : props->num_entries;
-  r.filter_bytes = props->filter_size;
-
+  if (!ReadTableHead(file, &footer, &index_delta, &r)) return r;
   std::string metaindex;
   std::vector<MetaIndexEntry> entries;
   if (!ReadBlock(file, footer.metaindex, footer, verify_checksums, &metaindex, &error) ||
@@ -241,18 +273,7 @@ SstFilterReport ReadSstFilter(const std::string& path, bool verify_checksums) {
     Damaged(&r, "metaindex: " + error);
     return r;
   }
-  const MetaIndexEntry* found = nullptr;
-  for (const auto& [prefix, layout] : {std::make_pair(kFullFilterPrefix, FilterLayout::kFull),
-                                       std::make_pair(kPartitionedFilterPrefix, FilterLayout::kPartitioned),
-                                       std::make_pair(kObsoleteFilterPrefix, FilterLayout::kObsolete)}) {
-    for (const MetaIndexEntry& e : entries) {
-      if (found == nullptr && e.name.rfind(prefix, 0) == 0) {
-        found = &e;
-        r.layout = layout;
-        r.family = e.name.substr(prefix.size());
-      }
-    }
-  }
+  const MetaIndexEntry* found = FindFilterEntry(entries, &r);
   if (found == nullptr) {
     r.predicted_fp_rate = 1.0;  // no filter: every lookup reads the file
     return r;
@@ -266,8 +287,7 @@ SstFilterReport ReadSstFilter(const std::string& path, bool verify_checksums) {
   if (r.layout == FilterLayout::kFull) r.allocated_bytes = AllocatedBlockBytes(found->handle.size);
   if (r.family != kVersion1FamilyName && !IsBuiltinFamily(r.family)) return r;  // bytes unknown
   if (r.layout == FilterLayout::kPartitioned) {
-    ReadPartitioned(file, footer, *found, props->index_value_is_delta_encoded != 0,
-                    verify_checksums, &r);
+    ReadPartitioned(file, footer, *found, index_delta, verify_checksums, &r);
     return r;
   }
   std::string contents;
