@@ -68,10 +68,10 @@
 #include "bench/bench_util.h"
 #include "bench/flag_help.h"
 #include "bench/heap_counter.h"
+#include "bench/lsm_policies.h"
 #include "bench/rss.h"
 #include "plugin/rocksdb/bits_builder.h"
 #include "plugin/rocksdb/compat.h"
-#include "plugin/rocksdb/register.h"
 #include "plugin/tools/policy_factory.h"
 #include "plugin/tools/text_output.h"
 
@@ -211,22 +211,12 @@ std::shared_ptr<const FilterPolicy> MakePolicy(const std::string& filter, double
 }
 
 std::vector<Config> ParseConfigs() {
+  // sstfilter.* is the filter kinds: name sstfilter.LevelAware to see its
+  // last-level plan.
   std::vector<std::string> filters;
-  for (const std::string& name : SplitCommas(FLAGS_filters)) {
-    if (name == "sstfilter.*") {
-      // Filter kinds only: sstfilter.LevelAware picks its kind and memory
-      // from the file's level, which a lone filter does not have (name it
-      // to see its last-level plan).
-      for (const std::string& id : sstfilter::PolicyIds()) {
-        if (id != "sstfilter.LevelAware") filters.push_back(id);
-      }
-    } else if (name.empty()) {
-      Fatal("empty name in --filters='" + FLAGS_filters + "'");
-    } else if (name.find(':') != std::string::npos) {
-      Fatal("filter '" + name + "': give names only, bits per key go in --bits_per_key");
-    } else {
-      filters.push_back(name);
-    }
+  if (std::string bad; !sstfilter::bench::ExpandPolicyList(FLAGS_filters, true, &filters, &bad)) {
+    Fatal(bad.empty() ? "empty name in --filters='" + FLAGS_filters + "'"
+                      : "filter '" + bad + "': give names only, bits per key go in --bits_per_key");
   }
   std::vector<std::pair<std::string, double>> params;
   if (std::string bad; !sstfilter::bench::ParseBitsPerKeyList(FLAGS_bits_per_key, &params, &bad)) {

@@ -81,7 +81,6 @@
 #include "bench/lsm_report.h"
 #include "bench/lsm_stats.h"
 #include "plugin/core/block_allocation.h"
-#include "plugin/rocksdb/register.h"
 #include "plugin/rocksdb/shape_listener.h"
 #include "plugin/tools/text_output.h"
 
@@ -198,14 +197,8 @@ PolicySpec MakeSpec(const std::string& policy, const std::string& param, double 
 
 std::vector<PolicySpec> ParseSpecs() {
   std::vector<std::string> policies;
-  for (const std::string& name : SplitCommas(FLAGS_policies)) {
-    if (name == "sstfilter.*") {
-      for (const std::string& id : PolicyIds()) policies.push_back(id);
-    } else if (name.empty() || name.find(':') != std::string::npos) {
-      Fatal("bad policy '" + name + "' in --policies (names only; budgets go in --bits_per_key)");
-    } else {
-      policies.push_back(name);
-    }
+  if (std::string bad; !ExpandPolicyList(FLAGS_policies, false, &policies, &bad)) {
+    Fatal("bad policy '" + bad + "' in --policies (names only; budgets go in --bits_per_key)");
   }
   std::vector<std::pair<std::string, double>> budgets;
   if (std::string bad; !ParseBitsPerKeyList(FLAGS_bits_per_key, &budgets, &bad)) {

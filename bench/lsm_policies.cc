@@ -6,7 +6,9 @@
 #include <cmath>
 #include <vector>
 
+#include "bench/bench_util.h"
 #include "plugin/rocksdb/level_aware_policy.h"
+#include "plugin/rocksdb/register.h"
 #include "plugin/tools/policy_factory.h"
 
 namespace sstfilter::bench {
@@ -43,6 +45,23 @@ bool MakePolicySpec(const std::string& policy, const std::string& param, double 
   if (const auto* level_aware = dynamic_cast<const LevelAwarePolicy*>(spec->filter_policy.get())) {
     spec->some_unfiltered =
         level_aware->BottommostBitsPerKey() == 0 || level_aware->BudgetBitsPerKey() < 2;
+  }
+  return true;
+}
+
+bool ExpandPolicyList(const std::string& list, bool kinds_only, std::vector<std::string>* names,
+                      std::string* bad) {
+  for (const std::string& name : SplitCommas(list)) {
+    if (name == "sstfilter.*") {
+      for (const std::string& id : PolicyIds()) {
+        if (!kinds_only || id != kLevelAwareId) names->push_back(id);
+      }
+    } else if (name.empty() || name.find(':') != std::string::npos) {
+      *bad = name;
+      return false;
+    } else {
+      names->push_back(name);
+    }
   }
   return true;
 }

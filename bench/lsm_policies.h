@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <rocksdb/filter_policy.h>
 
@@ -21,6 +22,14 @@ struct PolicySpec {
   std::string expected_name;  // table property rocksdb.filter.policy of every SST
   bool some_unfiltered = false;  // the policy leaves some files without a filter
 };
+
+// The names of a comma-separated policy list (--policies, --filters),
+// "sstfilter.*" expanded to every registered id (without
+// sstfilter.LevelAware when `kinds_only`: it picks its kind per level,
+// which a lone filter has not). False with *bad set on an empty name or one
+// with a ':' (budgets have flags of their own).
+bool ExpandPolicyList(const std::string& list, bool kinds_only, std::vector<std::string>* names,
+                      std::string* bad);
 
 // How rocksdb.Ribbon is calibrated and built.
 struct RibbonCalibration {

@@ -62,7 +62,8 @@
 DEFINE_string(policies,
               "rocksdb.Bloom,rocksdb.Ribbon,sstfilter.StandardBloom,sstfilter.BlockedBloom,"
               "sstfilter.Ribbon,sstfilter.LevelAware",
-              "Filter policies, comma-separated: rocksdb.Bloom, rocksdb.Ribbon or a registered id.");
+              "Filter policies, comma-separated: rocksdb.Bloom, rocksdb.Ribbon, a registered id, "
+              "or sstfilter.* (every registered id).");
 DEFINE_string(bits_per_key, "10",
               "Budgets, comma-separated: allocated bits per key under jemalloc, else bits per key.");
 DEFINE_string(layouts, "a,b", "a: filters in the table readers; b: partitioned, in the block cache.");
@@ -438,6 +439,15 @@ double FilesPerMiss(const std::string& dir) {
   return static_cast<double>(files) / kSample;
 }
 
+// --policies, "sstfilter.*" expanded.
+std::vector<std::string> Policies() {
+  std::vector<std::string> names;
+  if (std::string bad; !ExpandPolicyList(FLAGS_policies, false, &names, &bad)) {
+    Fatal("bad policy '" + bad + "' in --policies (names only; budgets go in --bits_per_key)");
+  }
+  return names;
+}
+
 // The policies at their budgets for `layout`, each calibrated to allocated
 // bits per key on trial filters cut as that layout cuts them.
 std::vector<PolicySpec> Specs(const Shape& loaded, char layout) {
@@ -469,7 +479,7 @@ std::vector<PolicySpec> Specs(const Shape& loaded, char layout) {
     trial.keys_past_cut = defaults.block_size / (16 + FLAGS_value_bytes) / 2;
   }
   std::vector<PolicySpec> specs;
-  for (const std::string& policy : SplitCommas(FLAGS_policies)) {
+  for (const std::string& policy : Policies()) {
     for (const auto& [param, budget] : budgets) {
       PolicySpec spec = make(policy, param, budget);
       // LevelAware's setting is a budget of filter bytes it keeps over the
@@ -512,7 +522,7 @@ int Main() {
   }
   if (!FLAGS_csv.empty() && FLAGS_csv == FLAGS_plot) Fatal("--csv and --plot name the same file");
   if (!FLAGS_plot.empty() && FLAGS_csv.empty()) Fatal("--plot needs --csv (it plots the CSV)");
-  for (const std::string& policy : SplitCommas(FLAGS_policies)) {  // before any load
+  for (const std::string& policy : Policies()) {  // before any load
     PolicySpec spec;
     std::string error;
     if (policy.empty() || policy == "none" ||
