@@ -12,3 +12,6 @@
 # then resolves to the system's libxxhash-dev header; RocksDB keeps its
 # own copy as util/xxhash.h.
 sstfilter_CXXFLAGS += -I./plugin/sstfilter
+# zlib's crc32 (format version 3's check): RocksDB's make links -lz only
+# when it finds zlib, which a plugin cannot rely on.
+sstfilter_LDFLAGS += -lz

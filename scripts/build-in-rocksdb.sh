@@ -12,7 +12,7 @@
 #   outputs) instead of downloading.
 #
 #   1. installs what the build needs (as root, apt: compiler, gflags,
-#      libxxhash-dev, dpkg-dev; cmake with --cmake);
+#      libxxhash-dev, zlib1g-dev, dpkg-dev; cmake with --cmake);
 #   2. fetches Debian's source package of that RocksDB version (7.8.3 from
 #      Debian 12 bookworm, 9.10.0 from Debian 13 trixie) through a private apt
 #      configuration under .deps/rocksdb-build/: deb-src entries derived from
@@ -112,7 +112,7 @@ log "RocksDB $VERSION ($SUITE), $SYSTEM build in ${BDIR#$ROOT/}"
 export DB_BENCH_ROCKSDB_VERSION="$VERSION"  # the OPTIONS files it writes
 
 # --- 1. Build dependencies (checked every run: cheap). ------------------------
-PACKAGES=(build-essential dpkg-dev xz-utils ca-certificates libgflags-dev libxxhash-dev)
+PACKAGES=(build-essential dpkg-dev xz-utils ca-certificates libgflags-dev libxxhash-dev zlib1g-dev)
 [ "$SYSTEM" = cmake ] && PACKAGES+=(cmake)
 . "$ROOT/scripts/lib/packages.sh"
 . "$ROOT/scripts/lib/db_bench.sh"

@@ -27,7 +27,7 @@ die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
 PACKAGES=(
   build-essential cmake pkg-config dpkg-dev ca-certificates git
   librocksdb-dev rocksdb-tools
-  libgflags-dev libgtest-dev libgmock-dev libbenchmark-dev libxxhash-dev
+  libgflags-dev libgtest-dev libgmock-dev libbenchmark-dev libxxhash-dev zlib1g-dev
   clang libclang-rt-14-dev gnuplot-nox
   libjemalloc2
 )

@@ -94,9 +94,10 @@ TEST_P(AllocFitTest, FittedFiltersHaveNoFalseNegatives) {
     const auto block = b.Finish(&len);
     EXPECT_LT(JemallocClass(len + kBlockTrailerBytes) - (len + kBlockTrailerBytes),
               GetParam().kind == FilterKind::kBlockedBloom ? 64u : 1u) << n;
+    const test::BlockReader r(block.get(), len);
     for (size_t i = 0; i < n; ++i) {
       const std::string k = test::Key(i, n);
-      ASSERT_TRUE(FilterMayMatch(block.get(), len, HashKey(k.data(), k.size())))
+      ASSERT_TRUE(r.MayMatch(HashKey(k.data(), k.size())))
           << "false negative, n=" << n << " i=" << i;
     }
   }

@@ -156,7 +156,7 @@ TEST(BitsReaderTest, BlockedBloomPathFollowsTheBlockAndTheEnvironment) {
     // Any other seed takes the general reader.
     Trailer seeded = parsed.trailer;
     seeded.seed = 7;
-    EncodeTrailer(seeded, parsed.payload_bytes, &block[block.size() - kTrailerBytes]);
+    EncodeTrailer(seeded, &block[0], parsed.payload_bytes);
     ASSERT_TRUE(BlockedBloomReader::Init(Parse(block), &core)) << c.id;
     EXPECT_FALSE(ChooseBlockedBloomPath(core).one_group) << c.id;
   }
@@ -172,7 +172,7 @@ TEST(BitsReaderTest, SeededBlockedBloomBlocksAgreeToo) {
   ASSERT_EQ(parsed.trailer.seed, 0);
   Trailer seeded = parsed.trailer;
   seeded.seed = 7;
-  EncodeTrailer(seeded, parsed.payload_bytes, &block[block.size() - kTrailerBytes]);
+  EncodeTrailer(seeded, &block[0], parsed.payload_bytes);
   // Reseeded, the added keys are no longer guaranteed to match.
   ExpectAdapterAgreesWithScalarCore(block, kKeys, false, "seed 7");
 }

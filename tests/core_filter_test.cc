@@ -23,8 +23,8 @@ class CoreFilterTest : public ::testing::TestWithParam<FilterConfig> {
     auto block = b.Finish(&len);
     return std::vector<char>(block.get(), block.get() + len);
   }
-  static bool MayMatch(const std::vector<char>& f, const std::string& key) {
-    return FilterMayMatch(f.data(), f.size(), HashKey(key.data(), key.size()));
+  static bool MayMatch(const test::BlockReader& r, const std::string& key) {
+    return r.MayMatch(HashKey(key.data(), key.size()));
   }
 };
 
@@ -46,9 +46,10 @@ TEST_P(CoreFilterTest, NoFalseNegativesAcrossSizes) {
     }
     ASSERT_EQ(b.NumKeyHashes(), n);
     const std::vector<char> f = Build(b);
+  const test::BlockReader r(f);
     ASSERT_EQ(f.size(), b.BytesForKeys(n)) << "n=" << n;
     for (size_t i = 0; i < n; ++i) {
-      ASSERT_TRUE(MayMatch(f, Key(i, n))) << "false negative, n=" << n << " i=" << i;
+      ASSERT_TRUE(MayMatch(r, Key(i, n))) << "false negative, n=" << n << " i=" << i;
     }
   }
 }
@@ -56,8 +57,9 @@ TEST_P(CoreFilterTest, NoFalseNegativesAcrossSizes) {
 TEST_P(CoreFilterTest, EmptyFilterAnswersNo) {
   FilterBuilder b(GetParam());
   const std::vector<char> f = Build(b);
+  const test::BlockReader r(f);
   EXPECT_EQ(f.size(), kTrailerBytes);
-  for (int i = 0; i < 100; ++i) EXPECT_FALSE(MayMatch(f, Key(i)));
+  for (int i = 0; i < 100; ++i) EXPECT_FALSE(MayMatch(r, Key(i)));
 }
 
 TEST_P(CoreFilterTest, AdjacentDuplicatesAreSkippedOthersHarmless) {
@@ -71,7 +73,8 @@ TEST_P(CoreFilterTest, AdjacentDuplicatesAreSkippedOthersHarmless) {
   EXPECT_EQ(b.NumKeyHashes(), keys.size());
   for (const auto& k : keys) b.AddKeyHash(HashKey(k.data(), k.size()));  // not adjacent
   const std::vector<char> f = Build(b);
-  for (const auto& k : keys) EXPECT_TRUE(MayMatch(f, k)) << k.size();
+  const test::BlockReader r(f);
+  for (const auto& k : keys) EXPECT_TRUE(MayMatch(r, k)) << k.size();
 }
 
 TEST_P(CoreFilterTest, KeysDifferingOnlyInHighBitsOrPastByte8) {
@@ -85,7 +88,8 @@ TEST_P(CoreFilterTest, KeysDifferingOnlyInHighBitsOrPastByte8) {
   }
   for (const auto& k : keys) b.AddKeyHash(HashKey(k.data(), k.size()));
   const std::vector<char> f = Build(b);
-  for (const auto& k : keys) EXPECT_TRUE(MayMatch(f, k));
+  const test::BlockReader r(f);
+  for (const auto& k : keys) EXPECT_TRUE(MayMatch(r, k));
 }
 
 TEST_P(CoreFilterTest, BuilderIsReusableAfterFinish) {
@@ -100,7 +104,8 @@ TEST_P(CoreFilterTest, BuilderIsReusableAfterFinish) {
     EXPECT_EQ(b.NumKeyHashes(), 0u);
   }
   for (int part = 0; part < 3; ++part) {
-    for (int i = 0; i < 1000; ++i) ASSERT_TRUE(MayMatch(filters[part], Key(i, part)));
+    const test::BlockReader r(filters[part]);
+    for (int i = 0; i < 1000; ++i) ASSERT_TRUE(MayMatch(r, Key(i, part)));
   }
 }
 
@@ -129,12 +134,13 @@ TEST_P(CoreFilterTest, FpRateWithinPoissonBoundsOfPrediction) {
     b.AddKeyHash(HashKey(k.data(), k.size()));
   }
   const std::vector<char> f = Build(b);
+  const test::BlockReader r(f);
   const double predicted = b.PredictedFpRate(kKeys, f.size());
   // Enough queries for ~1000 expected false positives (relative sd 3%).
   const size_t queries =
       std::min<size_t>(20000000, static_cast<size_t>(1000.0 / predicted) + 1);
   size_t fp = 0;
-  for (size_t i = 0; i < queries; ++i) fp += MayMatch(f, Key(i, 2));
+  for (size_t i = 0; i < queries; ++i) fp += MayMatch(r, Key(i, 2));
   const auto bounds = test::PoissonBounds(predicted * static_cast<double>(queries));
   EXPECT_GE(static_cast<double>(fp), bounds.lo) << "predicted " << predicted;
   EXPECT_LE(static_cast<double>(fp), bounds.hi) << "predicted " << predicted;

@@ -127,9 +127,10 @@ std::vector<Damage> Damages() {
       {"PayloadZeroed", [](char* b, size_t len) { std::fill(b, b + len - t, '\0'); }},
       {"PayloadSaturated", [](char* b, size_t len) { std::fill(b, b + len - t, '\xff'); },
        false, true},
-      {"TrailerKindBitFlipped", [](char* b, size_t len) { b[len - t + 10] ^= 0x01; }, true},
-      {"TrailerParamsBitFlipped", [](char* b, size_t len) { b[len - t] ^= 0x02; }, true},
-      {"TrailerSeedBitFlipped", [](char* b, size_t len) { b[len - t + 8] ^= 0x40; }, true},
+      // Version 3's trailer: kind | seed << 4, params u16, marker, check.
+      {"TrailerKindBitFlipped", [](char* b, size_t len) { b[len - t] ^= 0x01; }, true},
+      {"TrailerParamsBitFlipped", [](char* b, size_t len) { b[len - t + 1] ^= 0x02; }, true},
+      {"TrailerSeedBitFlipped", [](char* b, size_t len) { b[len - t] ^= 0x40; }, true},
       {"TrailerCheckBitFlipped", [](char* b, size_t len) { b[len - 1] ^= 0x80; }, true},
       {"FileTruncatedInFilter", nullptr, false, false, true},
   };

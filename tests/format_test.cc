@@ -1,5 +1,6 @@
-// The block format under damage: every truncation, every trailer bit flip,
-// unknown kinds and versions, inconsistent parameters. Untrusted blocks must
+// The block format under damage, versions 2 and 3: every truncation, every
+// trailer bit flip (version 3: every bit of the block), unknown kinds and
+// versions, inconsistent parameters. Untrusted blocks must
 // read as "may match" (AlwaysTrueReader), and nothing may crash (the suite
 // also runs under ASan/UBSan).
 #include <gtest/gtest.h>
@@ -39,7 +40,7 @@ bool ReadsAsMayMatchAll(const char* data, size_t len) {
 // Rewrites the trailer with a valid check, so only the field under test is
 // wrong: proves the reader validates fields, not just the checksum.
 std::vector<char> WithTrailer(std::vector<char> block, const Trailer& t) {
-  EncodeTrailer(t, block.size() - kTrailerBytes, block.data() + block.size() - kTrailerBytes);
+  EncodeTrailer(t, block.data(), block.size() - TrailerBytes(t.version));
   return block;
 }
 
@@ -49,7 +50,29 @@ Trailer TrailerOf(const std::vector<char>& block) {
   return parsed.trailer;
 }
 
-class FormatTest : public ::testing::TestWithParam<FilterConfig> {};
+// Every kind and setting, written in version 3 and in version 2.
+std::vector<FilterConfig> ConfigsOfBothVersions() {
+  std::vector<FilterConfig> configs;
+  for (uint8_t version : {3, 2}) {
+    for (FilterConfig c : test::AllConfigs()) {
+      c.format_version = version;
+      configs.push_back(c);
+    }
+  }
+  return configs;
+}
+
+class FormatTest : public ::testing::TestWithParam<FilterConfig> {
+ protected:
+  size_t trailer_bytes() const { return TrailerBytes(WrittenVersion(GetParam())); }
+};
+
+TEST_P(FormatTest, WritesTheAskedVersion) {
+  const auto block = BuildBlock(GetParam(), 500);
+  EXPECT_EQ(TrailerOf(block).version, WrittenVersion(GetParam()));
+  EXPECT_EQ(static_cast<uint8_t>(block[block.size() - 5]),
+            GetParam().format_version == 2 ? kVersionByteV2 : kVersionByteV3);
+}
 
 TEST_P(FormatTest, ValidBlockIsTrusted) {
   const auto block = BuildBlock(GetParam(), 500);
@@ -70,8 +93,8 @@ TEST_P(FormatTest, EveryTruncationReadsAsMayMatch) {
 
 TEST_P(FormatTest, EveryTrailerBitFlipReadsAsMayMatch) {
   auto block = BuildBlock(GetParam(), 500);
-  const size_t start = block.size() - kTrailerBytes;
-  for (size_t bit = 0; bit < 8 * kTrailerBytes; ++bit) {
+  const size_t start = block.size() - trailer_bytes();
+  for (size_t bit = 0; bit < 8 * trailer_bytes(); ++bit) {
     block[start + bit / 8] ^= static_cast<char>(1 << (bit % 8));
     ASSERT_TRUE(ReadsAsMayMatchAll(block.data(), block.size())) << "bit " << bit;
     for (int i = 0; i < 500; ++i) {
@@ -83,15 +106,45 @@ TEST_P(FormatTest, EveryTrailerBitFlipReadsAsMayMatch) {
   EXPECT_FALSE(ReadsAsMayMatchAll(block.data(), block.size()));
 }
 
+// Version 3's check is a CRC over every byte before it: any single flipped
+// bit, payload included, makes the block untrusted, by construction.
+TEST_P(FormatTest, EveryBitFlipOfVersion3ReadsAsMayMatch) {
+  if (WrittenVersion(GetParam()) != 3) GTEST_SKIP() << "version 2 checks its trailer only";
+  auto block = BuildBlock(GetParam(), 500);
+  for (size_t bit = 0; bit < 8 * block.size(); ++bit) {
+    block[bit / 8] ^= static_cast<char>(1 << (bit % 8));
+    ASSERT_TRUE(ReadsAsMayMatchAll(block.data(), block.size())) << "bit " << bit;
+    block[bit / 8] ^= static_cast<char>(1 << (bit % 8));
+  }
+  EXPECT_FALSE(ReadsAsMayMatchAll(block.data(), block.size()));
+}
+
+// Appended bytes (zeros, or a copy of the block's own end) never make a
+// block trusted.
+TEST_P(FormatTest, EveryExtensionReadsAsMayMatch) {
+  const auto block = BuildBlock(GetParam(), 500);
+  for (size_t extra = 1; extra <= 64; ++extra) {
+    for (bool zeros : {true, false}) {
+      std::vector<char> longer = block;
+      for (size_t i = 0; i < extra; ++i) {
+        longer.push_back(zeros ? 0 : block[block.size() - extra + i % extra]);
+      }
+      ASSERT_TRUE(ReadsAsMayMatchAll(longer.data(), longer.size()))
+          << "extra " << extra << (zeros ? " zeros" : " copied");
+    }
+  }
+}
+
 TEST_P(FormatTest, UnknownKindOrVersionReadsAsMayMatch) {
   const auto block = BuildBlock(GetParam(), 500);
-  for (int kind : {0, 6, 7, 100, 255}) {
+  // Version 3 keeps 4 bits of kind: 6..15 are unknown there.
+  for (int kind : {0, 6, 7, 15}) {
     Trailer t = TrailerOf(block);
     t.kind = static_cast<FilterKind>(kind);
     const auto bad = WithTrailer(block, t);
     EXPECT_TRUE(ReadsAsMayMatchAll(bad.data(), bad.size())) << "kind " << kind;
   }
-  for (int version : {0, 3, 255}) {
+  for (int version : {0, 4, 255}) {
     Trailer t = TrailerOf(block);
     t.version = static_cast<uint8_t>(version);
     const auto bad = WithTrailer(block, t);
@@ -109,21 +162,28 @@ TEST_P(FormatTest, RandomBytesNeverCrash) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllKinds, FormatTest, ::testing::ValuesIn(test::AllConfigs()),
-                         [](const auto& info) { return test::ConfigName(info.param); });
+INSTANTIATE_TEST_SUITE_P(AllKinds, FormatTest, ::testing::ValuesIn(ConfigsOfBothVersions()),
+                         [](const auto& info) {
+                           return test::ConfigName(info.param) + "_v" +
+                                  std::to_string(WrittenVersion(info.param));
+                         });
 
 TEST(FormatStandardBloomTest, InconsistentParametersReadAsMayMatch) {
-  const auto block = BuildBlock(FilterConfig{FilterKind::kStandardBloom, 10}, 500);
-  for (uint32_t params : {0u, 65u, 255u, 0x107u, 0x80000007u}) {
-    Trailer t = TrailerOf(block);
-    t.params = params;
-    const auto bad = WithTrailer(block, t);
-    EXPECT_TRUE(ReadsAsMayMatchAll(bad.data(), bad.size())) << params;
+  for (uint8_t version : {3, 2}) {
+    const auto block = BuildBlock(FilterConfig{FilterKind::kStandardBloom, 10, 1, version}, 500);
+    // Version 3 stores 16 bits of params, version 2 all 32.
+    for (uint32_t params : {0u, 65u, 255u, 0x107u, 0x8007u, version == 2 ? 0x80000007u : 0u}) {
+      Trailer t = TrailerOf(block);
+      t.params = params;
+      const auto bad = WithTrailer(block, t);
+      EXPECT_TRUE(ReadsAsMayMatchAll(bad.data(), bad.size())) << params;
+    }
   }
+  const auto block = BuildBlock(FilterConfig{FilterKind::kStandardBloom, 10}, 500);
   // A Bloom trailer with no payload.
   Trailer t = TrailerOf(block);
   std::vector<char> bare(kTrailerBytes);
-  EncodeTrailer(t, 0, bare.data());
+  EncodeTrailer(t, bare.data(), 0);
   EXPECT_TRUE(ReadsAsMayMatchAll(bare.data(), bare.size()));
 }
 
@@ -131,13 +191,16 @@ TEST(FormatAlwaysFalseTest, OnlyAnEmptyConsistentBlockAnswersNo) {
   const auto empty = BuildBlock(FilterConfig{}, 0);
   ASSERT_EQ(empty.size(), kTrailerBytes);
   EXPECT_FALSE(FilterMayMatch(empty.data(), empty.size(), 12345));
-  Trailer t = TrailerOf(empty);
-  t.num_keys = 1;
-  auto bad = WithTrailer(empty, t);
-  EXPECT_TRUE(ReadsAsMayMatchAll(bad.data(), bad.size()));
+  for (int field = 0; field < 2; ++field) {
+    Trailer t = TrailerOf(empty);
+    if (field == 0) t.params = 1;
+    if (field == 1) t.seed = 1;
+    auto bad = WithTrailer(empty, t);
+    EXPECT_TRUE(ReadsAsMayMatchAll(bad.data(), bad.size())) << field;
+  }
   // kAlwaysFalse in front of a payload is inconsistent.
   std::vector<char> with_payload(kTrailerBytes + 8);
-  EncodeTrailer(TrailerOf(empty), 8, with_payload.data() + 8);
+  EncodeTrailer(TrailerOf(empty), with_payload.data(), 8);
   EXPECT_TRUE(ReadsAsMayMatchAll(with_payload.data(), with_payload.size()));
 }
 

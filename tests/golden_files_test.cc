@@ -34,8 +34,9 @@ struct GoldenCase {
 };
 
 // Version 1 files are what sstfilter wrote before version 2: readers must
-// keep reading them. Version 2 files are what the builder writes now.
-// Append new cases; never change or drop old ones.
+// keep reading them. Version 2 and 3 files are what the builder writes with
+// format_version 2 and 3 (the default). Append new cases; never change or
+// drop old ones.
 const GoldenCase kCases[] = {
     {"v1_empty", {FilterKind::kStandardBloom, 10.0}, 0},
     {"v1_standard_bloom_10", {FilterKind::kStandardBloom, 10.0}, 3000},
@@ -48,12 +49,20 @@ const GoldenCase kCases[] = {
     // last block); the two above are the whole-block layout before it.
     {"v1_ribbon_compact_end_7p3", {FilterKind::kRibbon, 7.3}, 3000},
     {"v1_ribbon_compact_end_10", {FilterKind::kRibbon, 10.0}, 1000},
-    {"v2_empty", {FilterKind::kStandardBloom, 10.0}, 0},
-    {"v2_standard_bloom_10", {FilterKind::kStandardBloom, 10.0}, 3000},
-    {"v2_blocked_bloom_10", {FilterKind::kBlockedBloom, 10.0, 1}, 3000},
-    {"v2_blocked_bloom_20_lines2", {FilterKind::kBlockedBloom, 20.0, 2}, 3000},
-    {"v2_ribbon_7p3", {FilterKind::kRibbon, 7.3}, 3000},
-    {"v2_ribbon_10", {FilterKind::kRibbon, 10.0}, 1000},
+    {"v2_empty", {FilterKind::kStandardBloom, 10.0, 1, 2}, 0},
+    {"v2_standard_bloom_10", {FilterKind::kStandardBloom, 10.0, 1, 2}, 3000},
+    {"v2_blocked_bloom_10", {FilterKind::kBlockedBloom, 10.0, 1, 2}, 3000},
+    {"v2_blocked_bloom_20_lines2", {FilterKind::kBlockedBloom, 20.0, 2, 2}, 3000},
+    {"v2_ribbon_7p3", {FilterKind::kRibbon, 7.3, 1, 2}, 3000},
+    {"v2_ribbon_10", {FilterKind::kRibbon, 10.0, 1, 2}, 1000},
+    {"v3_empty", {FilterKind::kStandardBloom, 10.0, 1, 3}, 0},
+    {"v3_standard_bloom_10", {FilterKind::kStandardBloom, 10.0, 1, 3}, 3000},
+    {"v3_blocked_bloom_10", {FilterKind::kBlockedBloom, 10.0, 1, 3}, 3000},
+    {"v3_blocked_bloom_20_lines2", {FilterKind::kBlockedBloom, 20.0, 2, 3}, 3000},
+    {"v3_ribbon_7p3", {FilterKind::kRibbon, 7.3, 1, 3}, 3000},
+    {"v3_ribbon_10", {FilterKind::kRibbon, 10.0, 1, 3}, 1000},
+    // One plain layer: no thresholds in the header.
+    {"v3_ribbon_one_layer_10", {FilterKind::kRibbon, 10.0, 1, 3}, 200},
 };
 constexpr int kProbes = 100000;
 
@@ -111,10 +120,10 @@ TEST(GoldenFilesTest, EveryCommittedFilterReadsBackExactly) {
   }
 }
 
-// The builder writes the version-2 files byte for byte.
-TEST(GoldenFilesTest, BuilderWritesTheVersion2FilesExactly) {
+// The builder writes the version-2 and version-3 files byte for byte.
+TEST(GoldenFilesTest, BuilderWritesTheVersion2And3FilesExactly) {
   for (const GoldenCase& c : kCases) {
-    if (std::string(c.file).rfind("v2_", 0) != 0) continue;
+    if (std::string(c.file).rfind("v1_", 0) == 0) continue;
     SCOPED_TRACE(c.file);
     EXPECT_EQ(BuildBlock(c), ReadBlock(c));
   }

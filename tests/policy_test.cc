@@ -135,6 +135,28 @@ TEST(PolicyTest, BlockedBloomHighAccuracyOption) {
   }
 }
 
+// format_version picks the block format a policy writes: 3 by default, 2
+// for readers that predate version 3. Every kind writes what it is asked.
+TEST(PolicyTest, FormatVersionOption) {
+  std::shared_ptr<const FilterPolicy> policy;
+  for (const char* kind : {"StandardBloom", "BlockedBloom", "Ribbon"}) {
+    const std::string id = std::string("sstfilter.") + kind;
+    ASSERT_TRUE(Create(id, &policy).ok());
+    EXPECT_EQ(WrittenVersion(dynamic_cast<const SstFilterPolicy*>(policy.get())->ResolvedConfig()),
+              3);
+    ASSERT_TRUE(Create("{id=" + id + ";format_version=2}", &policy).ok()) << id;
+    EXPECT_EQ(dynamic_cast<const SstFilterPolicy*>(policy.get())->ResolvedConfig().format_version,
+              2);
+  }
+  for (const char* bad : {"{id=sstfilter.Ribbon;format_version=1}",
+                          "{id=sstfilter.Ribbon;format_version=4}",
+                          "{id=sstfilter.Ribbon;format_version=2.5}"}) {
+    const Status s = Create(bad, &policy);
+    EXPECT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.ToString().find("format_version"), std::string::npos) << s.ToString();
+  }
+}
+
 // RocksDB's Customizable::GetOptionsMap keeps the options of a current
 // policy with the same id that the new string does not mention. Adding an
 // option works as expected; switching between bits_per_key and fp_rate on

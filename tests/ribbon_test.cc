@@ -42,14 +42,13 @@ Built BuildWith(const ribbon::Tuning& tuning, double bpk, std::vector<uint64_t> 
   b.trailer.num_keys = static_cast<uint32_t>(hashes.size());
   ribbon::BuildRibbon(tuning, config, hashes.data(), hashes.size(),
                       reinterpret_cast<uint8_t*>(b.block.data()), payload, &b.trailer, &b.stats);
-  EncodeTrailer(b.trailer, payload, b.block.data() + payload);
+  EncodeTrailer(b.trailer, b.block.data(), payload);
   return b;
 }
 
 void ExpectNoFalseNegatives(const std::vector<char>& block, const std::vector<uint64_t>& h) {
-  for (size_t i = 0; i < h.size(); ++i) {
-    ASSERT_TRUE(FilterMayMatch(block.data(), block.size(), h[i])) << "i=" << i;
-  }
+  const test::BlockReader r(block);
+  for (size_t i = 0; i < h.size(); ++i) ASSERT_TRUE(r.MayMatch(h[i])) << "i=" << i;
 }
 
 TEST(RibbonTest, LargeFiltersAreRibbonsWithLittleSlack) {
@@ -105,7 +104,8 @@ TEST(RibbonTest, UnsolvableSeedsFallBackToBloom) {
   ExpectNoFalseNegatives(b.block, h);
   // Still a useful filter: the standard Bloom rate for 8 bits per key.
   size_t fp = 0;
-  for (uint64_t x : Hashes(20000, 11)) fp += FilterMayMatch(b.block.data(), b.block.size(), x);
+  const test::BlockReader r(b.block);
+  for (uint64_t x : Hashes(20000, 11)) fp += r.MayMatch(x);
   EXPECT_LT(fp, 20000 * 0.05);
 }
 
@@ -174,7 +174,8 @@ TEST(RibbonTest, SmallFiltersFpMatchesPrediction) {
       const Built b = BuildWith(ribbon::Tuning(), 10, h);
       ASSERT_EQ(b.trailer.kind, FilterKind::kRibbon) << n;
       ExpectNoFalseNegatives(b.block, h);
-      for (uint64_t q : queries) fp += FilterMayMatch(b.block.data(), b.block.size(), q);
+      const test::BlockReader r(b.block);
+      for (uint64_t q : queries) fp += r.MayMatch(q);
     }
     const test::PoissonInterval bounds = test::PoissonBounds(predicted * kFilters * kQueries);
     EXPECT_GE(static_cast<double>(fp), bounds.lo) << n;
@@ -208,6 +209,8 @@ TEST(RibbonTest, DamagedHeaderAndParamsNeverCrash) {
     for (int bit = 0; bit < 8; ++bit) {
       std::vector<char> block = good.block;
       block[byte] = static_cast<char>(block[byte] ^ (1 << bit));
+      EXPECT_EQ(query_all(block), probes.size());  // the check sees the flip
+      EncodeTrailer(good.trailer, block.data(), payload);  // a check that trusts it
       query_all(block);
     }
   }
@@ -219,12 +222,13 @@ TEST(RibbonTest, DamagedHeaderAndParamsNeverCrash) {
     std::vector<char> block = good.block;
     Trailer t = good.trailer;
     t.params = v;
-    EncodeTrailer(t, payload, block.data() + payload);
+    EncodeTrailer(t, block.data(), payload);
     query_all(block);
   }
   // Header claiming more blocks than the payload holds is untrusted.
   std::vector<char> block = good.block;
   block[payload - 2] = static_cast<char>(0x7F);  // last layer's block count
+  EncodeTrailer(good.trailer, block.data(), payload);
   EXPECT_EQ(query_all(block), probes.size());
 }
 
@@ -246,9 +250,10 @@ TEST(RibbonLargeTest, TenMillionKeysNoFalseNegatives) {
   ParsedBlock parsed;
   ASSERT_TRUE(ParseBlock(block.get(), len, &parsed));
   ASSERT_EQ(parsed.trailer.kind, FilterKind::kRibbon);
+  const test::BlockReader r(block.get(), len);
   for (size_t i = 0; i < kKeys; ++i) {
     const std::string k = test::Key(i, 15);
-    ASSERT_TRUE(FilterMayMatch(block.get(), len, HashKey(k.data(), k.size()))) << i;
+    ASSERT_TRUE(r.MayMatch(HashKey(k.data(), k.size()))) << i;
   }
 }
 

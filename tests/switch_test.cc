@@ -1,8 +1,9 @@
 // Switching a database between RocksDB's built-in filters and sstfilter's:
 // both share the family name "rocksdb.BuiltinBloomFilter", so each side
 // must read the other's blocks safely. sstfilter reads built-in blocks with
-// RocksDB's own reader; RocksDB's reader reads sstfilter's (version-2 byte
-// 0x82 at len - 5, a reserved marker) as "may match" for every key.
+// RocksDB's own reader; RocksDB's reader reads sstfilter's (byte 0x83 at
+// len - 5 in version 3, 0x82 in version 2: reserved markers) as "may
+// match" for every key.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -50,7 +51,9 @@ std::string Block(const rdb::FilterPolicy& policy, size_t n) {
 const char* const kSstFilterIds[] = {"sstfilter.StandardBloom:10", "sstfilter.BlockedBloom:10",
                                      "{id=sstfilter.BlockedBloom;bits_per_key=20;lines_per_key=2}",
                                      "sstfilter.Ribbon:10", "sstfilter.Ribbon:1",
-                                     "sstfilter.Ribbon:40", "sstfilter.LevelAware:10"};
+                                     "sstfilter.Ribbon:40", "sstfilter.LevelAware:10",
+                                     "{id=sstfilter.Ribbon;bits_per_key=10;format_version=2}",
+                                     "{id=sstfilter.BlockedBloom;bits_per_key=10;format_version=2}"};
 
 // Every sstfilter block - every kind, 0 and 1 keys, Ribbon's Bloom fallback
 // at a budget of 1 bit/key and its whole-Bloom range at 40 - reads as "may
@@ -63,7 +66,7 @@ TEST(SwitchTest, BuiltinReadersTakeSstFilterBlocksAsMayMatch) {
     for (size_t n : {0, 1, 2, 100, 5000}) {
       const std::string block = Block(*ours, n);
       ASSERT_GE(block.size(), 6u) << id << " n=" << n;
-      EXPECT_TRUE(HasVersion2Byte(block.data(), block.size())) << id;
+      EXPECT_TRUE(HasSstFilterVersionByte(block.data(), block.size())) << id;
       for (const PolicyPtr& builtin : builtins) {
         std::unique_ptr<rdb::FilterBitsReader> r(builtin->GetFilterBitsReader(block));
         int rejected = 0;

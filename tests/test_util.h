@@ -5,14 +5,32 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "plugin/core/filter_config.h"
+#include "plugin/core/filter_reader.h"
 #include "plugin/core/format.h"
 
 namespace sstfilter {
 namespace test {
+
+// A block parsed once for many queries. FilterMayMatch parses (and in
+// version 3 checks every byte of) the block on each call: fine for one
+// query, quadratic in a loop over a large filter's keys.
+class BlockReader {
+ public:
+  BlockReader(const char* data, size_t len) {
+    VisitFilter(data, len, [&](const auto& r) { query_ = [r](uint64_t h) { return r.MayMatch(h); }; });
+  }
+  template <class Bytes>
+  explicit BlockReader(const Bytes& block) : BlockReader(block.data(), block.size()) {}
+  bool MayMatch(uint64_t key_hash) const { return query_(key_hash); }
+
+ private:
+  std::function<bool(uint64_t)> query_;
+};
 
 // Every filter kind the core can build, at a typical budget. Typed tests run
 // over this list, so a new kind is covered by adding it here.

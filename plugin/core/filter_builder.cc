@@ -39,12 +39,14 @@ size_t FilterBuilder::PayloadBytes(size_t num_keys) const {
 }
 
 size_t FilterBuilder::BytesForKeys(size_t num_keys) const {
-  return PayloadBytes(num_keys) + kTrailerBytes;
+  const size_t trailer_bytes = TrailerBytes(WrittenVersion(config_));
+  return PayloadBytes(num_keys) + trailer_bytes;
 }
 
 size_t FilterBuilder::KeysForBytes(size_t len_bytes) const {
-  if (len_bytes <= kTrailerBytes) return 0;
-  const double payload_bits = 8.0 * static_cast<double>(len_bytes - kTrailerBytes);
+  const size_t trailer_bytes = TrailerBytes(WrittenVersion(config_));
+  if (len_bytes <= trailer_bytes) return 0;
+  const double payload_bits = 8.0 * static_cast<double>(len_bytes - trailer_bytes);
   size_t n = static_cast<size_t>(payload_bits / std::max(config_.bits_per_key, 1e-3));
   // The estimate is close; settle exactly (sizes grow monotonically with n).
   while (n > 0 && BytesForKeys(n) > len_bytes) --n;
@@ -53,10 +55,11 @@ size_t FilterBuilder::KeysForBytes(size_t len_bytes) const {
 }
 
 double FilterBuilder::PredictedFpRate(size_t num_keys, size_t len_bytes) const {
+  const size_t trailer_bytes = TrailerBytes(WrittenVersion(config_));
   const KindOps* ops = OpsFor(config_.kind);
   if (num_keys == 0) return 0.0;
-  if (len_bytes <= kTrailerBytes || ops == nullptr) return 1.0;
-  return ops->predicted_fp_rate(config_, num_keys, len_bytes - kTrailerBytes);
+  if (len_bytes <= trailer_bytes || ops == nullptr) return 1.0;
+  return ops->predicted_fp_rate(config_, num_keys, len_bytes - trailer_bytes);
 }
 
 size_t FilterBuilder::FinishScratchBytes(size_t num_keys) const {
@@ -67,27 +70,29 @@ size_t FilterBuilder::FinishScratchBytes(size_t num_keys) const {
 }
 
 size_t FilterBuilder::ChooseLength(size_t num_keys) {
+  const size_t trailer_bytes = TrailerBytes(WrittenVersion(config_));
   const size_t target = PayloadBytes(num_keys);
   const KindOps* ops = OpsFor(config_.kind);
   if (fit_.usable_size == nullptr || ops == nullptr || target == 0) {
-    return target + kTrailerBytes;
+    return target + trailer_bytes;
   }
   const size_t granularity = ops->payload_granularity_bytes;
   return FitLength(
-      fit_, target + kTrailerBytes,
+      fit_, target + trailer_bytes,
       [&](size_t max_len) -> size_t {
-        if (max_len < kTrailerBytes + granularity) return 0;
-        const size_t payload = max_len - kTrailerBytes;
-        return payload - payload % granularity + kTrailerBytes;
+        if (max_len < trailer_bytes + granularity) return 0;
+        const size_t payload = max_len - trailer_bytes;
+        return payload - payload % granularity + trailer_bytes;
       },
       [&](size_t len_bytes) { return PredictedFpRate(num_keys, len_bytes); });
 }
 
 FinishedBlock FilterBuilder::FinishAligned(std::vector<uint64_t>* kept_hashes) {
+  const size_t trailer_bytes = TrailerBytes(WrittenVersion(config_));
   const size_t n = hashes_.size();
-  const size_t payload_bytes = ChooseLength(n) - kTrailerBytes;
+  const size_t payload_bytes = ChooseLength(n) - trailer_bytes;
   FinishedBlock out;
-  out.len = payload_bytes + kTrailerBytes;
+  out.len = payload_bytes + trailer_bytes;
   // Cache-line-aligned payload: a blocked filter's 64-byte lines then cover
   // one cache line each instead of two: half the lines touched per key when
   // building. RocksDB keeps `owner` alive while it uses `data`.
@@ -96,6 +101,7 @@ FinishedBlock FilterBuilder::FinishAligned(std::vector<uint64_t>* kept_hashes) {
   char* block = out.owner.get() + ((kBlockAlignment - addr % kBlockAlignment) % kBlockAlignment);
   out.data = block;
   Trailer t;
+  t.version = WrittenVersion(config_);
   t.num_keys = static_cast<uint32_t>(
       std::min<size_t>(n, std::numeric_limits<uint32_t>::max()));
   const KindOps* ops = OpsFor(config_.kind);
@@ -107,12 +113,13 @@ FinishedBlock FilterBuilder::FinishAligned(std::vector<uint64_t>* kept_hashes) {
     BuildHashes hashes(&hashes_, &contiguous_);
     if (ops == nullptr || !ops->build(config_, hashes, payload, payload_bytes, &t)) {
       t = Trailer();  // AlwaysTrue: never a false negative
+      t.version = WrittenVersion(config_);
       t.num_keys = static_cast<uint32_t>(
           std::min<size_t>(n, std::numeric_limits<uint32_t>::max()));
       std::fill(payload, payload + payload_bytes, 0);
     }
   }
-  EncodeTrailer(t, payload_bytes, block + payload_bytes);
+  EncodeTrailer(t, block, payload_bytes);
   if (kept_hashes != nullptr) {
     if (!contiguous_.empty()) {
       kept_hashes->swap(contiguous_);

@@ -8,7 +8,7 @@
 // - Finish builds from the hashes added since the last Finish and leaves the
 //   builder empty and reusable (partitioned filters build many blocks with
 //   one builder).
-// - Zero keys give a 16-byte kAlwaysFalse block.
+// - Zero keys give a kAlwaysFalse block of the trailer alone (8 bytes).
 // - BytesForKeys(n) is the exact size Finish will produce for n distinct
 //   hashes, unless an AllocatorFit is set (alloc_fit.h): Finish then picks
 //   a neighbouring length whose allocation has no slack, BytesForKeys(n) on

@@ -15,7 +15,14 @@ struct FilterConfig {
   // BlockedBloom only: lines each key's probes spread over (1, or 2 for the
   // high-accuracy mode; see blocked_bloom.h).
   int lines_per_key = 1;
+  // Block format to write: 3, or 2 for readers that predate version 3.
+  uint8_t format_version = kFormatVersion;
 };
+
+// The version a builder of `config` writes: 2 if asked, else the current.
+inline uint8_t WrittenVersion(const FilterConfig& config) {
+  return config.format_version == 2 ? 2 : kFormatVersion;
+}
 
 // Human-readable name of a kind as used in policy ids ("StandardBloom").
 const char* KindName(FilterKind kind);

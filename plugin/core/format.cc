@@ -1,5 +1,8 @@
 #include "plugin/core/format.h"
 
+#include <zlib.h>
+
+#include <algorithm>
 #include <cstring>
 
 #include "plugin/core/hash.h"
@@ -8,6 +11,7 @@
 namespace sstfilter {
 namespace {
 
+// Versions 1 and 2: the trailer's first 12 bytes and the payload length.
 uint32_t TrailerCheck(const char* trailer, size_t payload_bytes) {
   char buf[12 + 8];
   std::memcpy(buf, trailer, 12);
@@ -15,9 +19,52 @@ uint32_t TrailerCheck(const char* trailer, size_t payload_bytes) {
   return static_cast<uint32_t>(XXH3_64bits_withSeed(buf, sizeof(buf), kCheckSeed));
 }
 
+// Version 3: zlib's CRC-32 of every byte before the check, then of their
+// count. zlib takes lengths as uInt, so longer blocks go in pieces.
+uint32_t BlockCheck(const char* block, size_t checked_bytes) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  const auto* p = reinterpret_cast<const Bytef*>(block);
+  for (size_t left = checked_bytes; left > 0;) {
+    const uInt piece = static_cast<uInt>(std::min<size_t>(left, 1u << 30));
+    crc = crc32(crc, p, piece);
+    p += piece;
+    left -= piece;
+  }
+  char len[8];
+  EncodeLe(checked_bytes, 8, len);
+  crc = crc32(crc, reinterpret_cast<const Bytef*>(len), sizeof(len));
+  return static_cast<uint32_t>(crc);
+}
+
+void EncodeTrailerV3(const Trailer& t, char* block, size_t payload_bytes) {
+  char* out = block + payload_bytes;
+  out[0] = static_cast<char>((static_cast<uint8_t>(t.kind) & 0x0F) | (t.seed & 0x0F) << 4);
+  EncodeLe(t.params & 0xFFFF, 2, out + 1);
+  out[3] = static_cast<char>(kVersionByteV3);
+  EncodeLe(BlockCheck(block, payload_bytes + 4), 4, out + 4);
+}
+
+bool ParseBlockV3(const char* data, size_t len_bytes, ParsedBlock* out) {
+  if (len_bytes < kTrailerBytesV3) return false;
+  const size_t payload_bytes = len_bytes - kTrailerBytesV3;
+  const char* t = data + payload_bytes;
+  if (DecodeLe(t + 4, 4) != BlockCheck(data, payload_bytes + 4)) return false;
+  const uint8_t kind_seed = static_cast<uint8_t>(t[0]);
+  out->trailer.params = static_cast<uint32_t>(DecodeLe(t + 1, 2));
+  out->trailer.num_keys = 0;
+  out->trailer.seed = kind_seed >> 4;
+  out->trailer.kind = static_cast<FilterKind>(kind_seed & 0x0F);
+  out->trailer.version = 3;
+  out->payload = reinterpret_cast<const uint8_t*>(data);
+  out->payload_bytes = payload_bytes;
+  return true;
+}
+
 }  // namespace
 
-void EncodeTrailer(const Trailer& t, size_t payload_bytes, char* out) {
+void EncodeTrailer(const Trailer& t, char* block, size_t payload_bytes) {
+  if (t.version == 3) return EncodeTrailerV3(t, block, payload_bytes);
+  char* out = block + payload_bytes;
   EncodeLe(t.params, 4, out);
   EncodeLe(t.num_keys, 4, out + 4);
   EncodeLe(t.seed, 2, out + 8);
@@ -31,8 +78,12 @@ void EncodeTrailer(const Trailer& t, size_t payload_bytes, char* out) {
 }
 
 bool ParseBlock(const char* data, size_t len_bytes, ParsedBlock* out) {
-  if (data == nullptr || len_bytes < kTrailerBytes) return false;
-  const size_t payload_bytes = len_bytes - kTrailerBytes;
+  if (data == nullptr || len_bytes < 5) return false;
+  if (static_cast<uint8_t>(data[len_bytes - 5]) == kVersionByteV3) {
+    return ParseBlockV3(data, len_bytes, out);
+  }
+  if (len_bytes < kTrailerBytesV2) return false;
+  const size_t payload_bytes = len_bytes - kTrailerBytesV2;
   const char* t = data + payload_bytes;
   if (DecodeLe(t + 12, 4) != TrailerCheck(t, payload_bytes)) return false;
   const uint8_t version_byte = static_cast<uint8_t>(t[11]);

@@ -31,10 +31,11 @@
 // tail and the last layer's rounding left 40-100 slots empty: at 4000 keys,
 // 10 bits/key, 3.4% overhead instead of 1.4%.
 //
-// Compact end (params bit 31): the filter ends where its keys do, not at a
-// whole block. It has S = sum R + tail slots; the last (plain) layer keeps
-// a 16-slot tail after its last start and cuts its rows at S (their bits
-// past S meet solution values fixed at zero), and the last block stores
+// Compact end (always in format version 3; params bit 31 in version 2):
+// the filter ends where its keys do, not at a whole block. It has S = sum
+// R + tail slots; the last (plain) layer keeps a 16-slot tail after its
+// last start and cuts its rows at S (their bits past S meet solution
+// values fixed at zero), and the last block stores
 // only its own slots, ceil(m / 8) bytes per column. Ending at a whole block
 // instead would leave the last row's 63-slot reach as the tail, which only
 // spill fills, and round n + ~15 empty slots up to a whole block: 2000 keys
@@ -44,11 +45,8 @@
 // Measured (filter_bench, 1M keys, a 2-vCPU AMD EPYC VM): 1.0014 slots per key,
 // 0.016 bits per key of codes; overhead over log2(1/FP) of 0.2-0.8% at
 // 4-20 bits/key (rocksdb.Ribbon at the same memory: 5-8%). Small filters
-// pay for codes, header and the 16-byte trailer (2.1% of a 1000-key filter
-// at 6 bits/key): at 6 / 10 / 16 bits/key, 1.2 / 1.0 / 0.4% at 10K keys,
-// 2.1 / 1.4 / 1.5% at 4000, 3.5 / 2.4 / 1.6% at 2000 and 6.9 / 4.9 / 3.4%
-// at 1000 (rocksdb.Ribbon 3.6 / 3.6 / 3.2%, 4.1 / 3.7 / 2.7% and 5.2 / 4.3
-// / 4.7%; one key set each, so +-0.3 points).
+// pay more for codes, header, empty slots and trailer: the overhead by
+// filter size is in docs/BENCHMARKS.md.
 //
 // Fractional bits per key: the solution is stored interleaved in blocks of
 // 64 slots (RocksDB's InterleavedSolutionStorage, util/ribbon_impl.h): a
@@ -375,6 +373,14 @@ inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
       block.payload_bytes < 2) {
     return false;
   }
+  // Version 3 stores only r_lo, the layers and log2 B (bits 0-12); its end
+  // is always compact and its thresholds (with two layers or more) follow
+  // `tail` in the header.
+  const bool v3 = block.trailer.version >= 3;
+  if (v3) {
+    if ((block.trailer.params >> 13) != 0) return false;
+    p.compact_end = true;
+  }
   const uint8_t* payload = block.payload;
   const size_t header_bytes = payload[block.payload_bytes - 1];
   if (header_bytes == 0 || header_bytes + 1 > block.payload_bytes) return false;
@@ -385,6 +391,15 @@ inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
   uint64_t tail = ribbon::kBlockSlots - 1;
   if (p.compact_end && (!ReadVarint(cursor, header_end, &tail) || tail >= ribbon::kBlockSlots)) {
     return false;
+  }
+  if (v3 && p.num_layers >= 2) {
+    uint64_t t1 = 0, t2 = 0;
+    if (!ReadVarint(cursor, header_end, &t1) || !ReadVarint(cursor, header_end, &t2) ||
+        t1 > t2 || t2 > (1u << p.log_bucket)) {
+      return false;
+    }
+    p.t1 = static_cast<uint32_t>(t1);
+    p.t2 = static_cast<uint32_t>(t2);
   }
   uint64_t total_starts = 0, meta_bytes = 0;
   uint64_t meta_offset[ribbon::kMaxLayers] = {};

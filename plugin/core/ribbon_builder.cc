@@ -138,10 +138,23 @@ struct Layout {
   }
 };
 
+// Header bytes beyond lower_blocks, tail and the ranges: version 3 keeps
+// the bump thresholds there (version 2 in the trailer's params), unless a
+// single layer has no codes to read them with.
+bool HeaderHasThresholds(uint8_t version, int num_layers) {
+  return version >= 3 && num_layers >= 2;
+}
+
+size_t ThresholdBytes(const Tuning& t, uint8_t version, int num_layers) {
+  return HeaderHasThresholds(version, num_layers) ? VarintBytes(t.t1) + VarintBytes(t.t2) : 0;
+}
+
 Layout ComputeLayout(const uint64_t* ranges, const bool* has_codes, int num_layers,
-                     int log_bucket, uint64_t tail, size_t payload_bytes) {
+                     int log_bucket, uint64_t tail, size_t threshold_bytes,
+                     size_t payload_bytes) {
   Layout l;
-  size_t header_bytes = 1 + VarintBytes(tail);  // the length byte, tail
+  // The length byte, tail, thresholds.
+  size_t header_bytes = 1 + VarintBytes(tail) + threshold_bytes;
   uint64_t total_starts = 0;
   for (int j = 0; j < num_layers; ++j) {
     total_starts += ranges[j];
@@ -247,7 +260,7 @@ void WriteVarint(uint64_t v, uint8_t** p) {
 }
 
 void WriteFilter(Band* band, const std::vector<LayerBand>& layers, const Layout& l,
-                 uint8_t* payload, size_t payload_bytes) {
+                 const Tuning& t, uint8_t version, uint8_t* payload, size_t payload_bytes) {
   band->Reserve(l.total_blocks * kBlockSlots);
   BackSubstitute(*band, l, payload);
   uint8_t* meta = payload + l.SolutionBytes();
@@ -261,6 +274,10 @@ void WriteFilter(Band* band, const std::vector<LayerBand>& layers, const Layout&
   uint8_t* p = header;
   WriteVarint(l.lower_blocks, &p);
   WriteVarint(l.tail, &p);
+  if (HeaderHasThresholds(version, static_cast<int>(layers.size()))) {
+    WriteVarint(t.t1, &p);
+    WriteVarint(t.t2, &p);
+  }
   for (const LayerBand& layer : layers) WriteVarint(layer.start_range, &p);
   const size_t header_bytes = static_cast<size_t>(p - header);
   std::copy(header, p, payload + payload_bytes - 1 - header_bytes);
@@ -291,7 +308,7 @@ constexpr double kEmptyPlainPerKey = 0.035;
 
 // The layout with end_slots slots (at least what the expected layers need),
 // layer ranges as expected for num_keys.
-Layout ExpectedLayout(const Tuning& t, size_t num_keys, uint64_t end_slots,
+Layout ExpectedLayout(const Tuning& t, uint8_t version, size_t num_keys, uint64_t end_slots,
                       size_t payload_bytes) {
   uint64_t ranges[kMaxLayers];
   bool has_codes[kMaxLayers];
@@ -318,14 +335,16 @@ Layout ExpectedLayout(const Tuning& t, size_t num_keys, uint64_t end_slots,
     ranges[j] = end_slots > first_slot + tail ? end_slots - first_slot - tail : 1;
     break;
   }
-  return ComputeLayout(ranges, has_codes, num_layers, t.log_bucket, tail, payload_bytes);
+  return ComputeLayout(ranges, has_codes, num_layers, t.log_bucket, tail,
+                       ThresholdBytes(t, version, num_layers), payload_bytes);
 }
 
 // Expected FP rate over the distribution of S, each S's rate capped at
 // `bloom_fp` (Build falls back to a standard Bloom filter where that is
 // better: a Ribbon of one or two blocks loses bits per key to its codes,
 // header and slack). 1.0 when the mean layout does not fit the payload.
-double ExpectedFpRate(const Tuning& t, size_t num_keys, size_t payload_bytes, double bloom_fp) {
+double ExpectedFpRate(const Tuning& t, uint8_t version, size_t num_keys, size_t payload_bytes,
+                      double bloom_fp) {
   const double n = static_cast<double>(num_keys);
   const bool two_streams =
       n >= static_cast<double>(t.min_burr_keys) &&
@@ -340,13 +359,13 @@ double ExpectedFpRate(const Tuning& t, size_t num_keys, size_t payload_bytes, do
   auto slots_at = [&](double z) {
     return static_cast<uint64_t>(std::max(1.0, std::ceil(mean + z * sd)));
   };
-  if (!ExpectedLayout(t, num_keys, slots_at(0), payload_bytes).fits) return 1.0;
+  if (!ExpectedLayout(t, version, num_keys, slots_at(0), payload_bytes).fits) return 1.0;
   // Normal quadrature on z = -2 .. 2 in steps of 0.5.
   double fp = 0, weight = 0;
   for (int i = -4; i <= 4; ++i) {
     const double z = 0.5 * i;
     const double p = std::exp(-0.5 * z * z);
-    const Layout l = ExpectedLayout(t, num_keys, slots_at(z), payload_bytes);
+    const Layout l = ExpectedLayout(t, version, num_keys, slots_at(z), payload_bytes);
     fp += p * (l.fits ? std::min(LayoutFpRate(l), bloom_fp) : bloom_fp);
     weight += p;
   }
@@ -370,8 +389,9 @@ void BuildRibbon(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
   BuildStats& st = stats != nullptr ? *stats : local;
   st = BuildStats();
   const double bloom_fp = kStandardBloomOps.predicted_fp_rate(config, num_keys, payload_bytes);
+  const uint8_t version = WrittenVersion(config);
   if (config.bits_per_key < kMaxColumns &&
-      ExpectedFpRate(t, num_keys, payload_bytes, bloom_fp) < bloom_fp) {
+      ExpectedFpRate(t, version, num_keys, payload_bytes, bloom_fp) < bloom_fp) {
     Band band;
     std::vector<LayerBand> layers;
     for (int attempt = 0; attempt < t.max_seeds; ++attempt) {
@@ -386,18 +406,19 @@ void BuildRibbon(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
         ranges[j] = layers[j].start_range;
         has_codes[j] = !layers[j].codes.empty();
       }
-      const Layout l =
-          ComputeLayout(ranges, has_codes, num_layers, t.log_bucket, tail, payload_bytes);
+      const Layout l = ComputeLayout(ranges, has_codes, num_layers, t.log_bucket, tail,
+                                     ThresholdBytes(t, version, num_layers), payload_bytes);
       // Another seed would give about the same T.
       if (!l.fits || LayoutFpRate(l) >= bloom_fp) break;
-      WriteFilter(&band, layers, l, payload, payload_bytes);
+      WriteFilter(&band, layers, l, t, version, payload, payload_bytes);
       RibbonParams params;
       params.r_lo = l.r_lo;
       params.num_layers = num_layers;
       params.log_bucket = t.log_bucket;
-      params.t1 = t.t1;
-      params.t2 = t.t2;
-      params.compact_end = true;
+      // Version 3: the thresholds are in the header, the end is compact.
+      params.t1 = version >= 3 ? 0 : t.t1;
+      params.t2 = version >= 3 ? 0 : t.t2;
+      params.compact_end = version < 3;
       trailer->kind = FilterKind::kRibbon;
       trailer->params = params.Encode();
       trailer->seed = static_cast<uint16_t>(seed);
@@ -417,7 +438,8 @@ double PredictedFpRate(const Tuning& t, const FilterConfig& config, size_t num_k
                        size_t payload_bytes) {
   const double bloom_fp = kStandardBloomOps.predicted_fp_rate(config, num_keys, payload_bytes);
   if (config.bits_per_key >= kMaxColumns) return bloom_fp;
-  return std::min(bloom_fp, ExpectedFpRate(t, num_keys, payload_bytes, bloom_fp));
+  return std::min(bloom_fp,
+                  ExpectedFpRate(t, WrittenVersion(config), num_keys, payload_bytes, bloom_fp));
 }
 
 }  // namespace ribbon

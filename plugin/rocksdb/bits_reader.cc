@@ -206,7 +206,7 @@ ROCKSDB_NAMESPACE::FilterBitsReader* NewSstFilterBitsReader(
 
 ROCKSDB_NAMESPACE::FilterBitsReader* NewFamilyBitsReader(
     const ROCKSDB_NAMESPACE::Slice& contents) {
-  if (HasVersion2Byte(contents.data(), contents.size())) return NewSstFilterBitsReader(contents);
+  if (HasSstFilterVersionByte(contents.data(), contents.size())) return NewSstFilterBitsReader(contents);
   // Any built-in policy reads every built-in format, whatever its settings.
   static const ROCKSDB_NAMESPACE::FilterPolicy* const kBuiltin =
       ROCKSDB_NAMESPACE::NewBloomFilterPolicy(10);

@@ -56,11 +56,21 @@ Status ParseLinesPerKey(const std::string& value, double* out) {
   return Status::OK();
 }
 
+Status ParseFormatVersion(const std::string& value, double* out) {
+  if (value != "2" && value != "3") {
+    return Status::InvalidArgument("sstfilter: format_version must be 2 or 3, got '" + value + "'");
+  }
+  *out = value == "2" ? 2.0 : 3.0;
+  return Status::OK();
+}
+
 const std::unordered_map<std::string, OptionTypeInfo>& PolicyOptionTypes() {
   static const auto* types = new std::unordered_map<std::string, OptionTypeInfo>{
       {"bits_per_key", DoubleOption(offsetof(PolicyOptions, bits_per_key), ParseBitsPerKey)},
       {"fp_rate", DoubleOption(offsetof(PolicyOptions, fp_rate), ParseFpRate)},
       {"lines_per_key", DoubleOption(offsetof(PolicyOptions, lines_per_key), ParseLinesPerKey)},
+      {"format_version",
+       DoubleOption(offsetof(PolicyOptions, format_version), ParseFormatVersion)},
   };
   return *types;
 }
@@ -75,7 +85,7 @@ SstFilterPolicy::SstFilterPolicy(FilterKind kind)
     : SstFilterPolicy(kind, OpsFor(kind) != nullptr ? PolicyId(kind) : "sstfilter.Invalid") {}
 
 SstFilterPolicy::SstFilterPolicy(FilterKind kind, std::string name)
-    : kind_(kind), name_(std::move(name)), options_{kUnset, kUnset, kUnset} {
+    : kind_(kind), name_(std::move(name)), options_{kUnset, kUnset, kUnset, kUnset} {
   RegisterOptions("SstFilterPolicyOptions", &options_, &PolicyOptionTypes());
 }
 
@@ -151,6 +161,9 @@ FilterConfig SstFilterPolicy::ResolvedConfigWithoutBudget() const {
   config.kind = kind_;
   config.lines_per_key =
       std::isnan(options_.lines_per_key) ? 1 : static_cast<int>(options_.lines_per_key);
+  if (!std::isnan(options_.format_version)) {
+    config.format_version = static_cast<uint8_t>(options_.format_version);
+  }
   return config;
 }
 

@@ -47,6 +47,7 @@ struct PolicyOptions {
   double bits_per_key;
   double fp_rate;
   double lines_per_key;  // BlockedBloom only: 1 or 2
+  double format_version;  // 2 or 3 (docs/FORMAT.md)
 };
 
 class SstFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {

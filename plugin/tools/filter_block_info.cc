@@ -33,7 +33,8 @@ FilterBlockInfo DescribeSstFilterBlock(std::string_view block) {
   }
   const Trailer& t = parsed.trailer;
   info.kind = KindName(t.kind);
-  info.has_num_keys = true;
+  info.sstfilter_version = t.version;
+  info.has_num_keys = t.version < 3;
   info.num_keys = t.num_keys;
   // The readers validate their own parameters; a block they refuse is read
   // through AlwaysTrueReader, exactly as RocksDB would read it.
@@ -61,14 +62,23 @@ FilterBlockInfo DescribeSstFilterBlock(std::string_view block) {
     info.probes = static_cast<int>(t.params & 0xff);
   }
   if (t.kind == FilterKind::kBlockedBloom) info.lines_per_key = static_cast<int>((t.params >> 8) & 0xff);
-  FilterConfig config;
-  config.kind = t.kind;
-  config.bits_per_key = 8.0 * static_cast<double>(parsed.payload_bytes) /
-                        static_cast<double>(std::max<uint64_t>(t.num_keys, 1));
-  config.lines_per_key = std::max(info.lines_per_key, 1);
-  info.predicted_fp_rate =
-      FilterBuilder(config).PredictedFpRate(std::max<uint64_t>(t.num_keys, 1), block.size());
+  info.sstfilter_kind = t.kind;
+  if (info.has_num_keys) info.predicted_fp_rate = PredictSstFilterFpRate(info, t.num_keys, block.size());
   return info;
+}
+
+double PredictSstFilterFpRate(const FilterBlockInfo& info, uint64_t num_keys, size_t block_bytes) {
+  if (!info.usable) return 1.0;
+  if (info.sstfilter_kind == FilterKind::kAlwaysFalse) return 0.0;
+  const size_t trailer = TrailerBytes(info.sstfilter_version);
+  if (block_bytes <= trailer) return 1.0;
+  FilterConfig config;
+  config.kind = info.sstfilter_kind;
+  config.format_version = info.sstfilter_version;
+  config.bits_per_key = 8.0 * static_cast<double>(block_bytes - trailer) /
+                        static_cast<double>(std::max<uint64_t>(num_keys, 1));
+  config.lines_per_key = std::max(info.lines_per_key, 1);
+  return FilterBuilder(config).PredictedFpRate(std::max<uint64_t>(num_keys, 1), block_bytes);
 }
 
 FilterBlockInfo DescribeBuiltinFilterBlock(std::string_view block) {

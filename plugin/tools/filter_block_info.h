@@ -1,7 +1,7 @@
 // What a filter block's own bytes say about it: the kind of filter, its
 // parameters, and whether a reader can answer from it. Two encodings:
-// - sstfilter blocks end in the 16-byte trailer of plugin/core/format.h
-//   (kind, keys, parameters, a check over them);
+// - sstfilter blocks end in the trailer of plugin/core/format.h (kind,
+//   parameters, a check; versions 1 and 2 also the number of keys);
 // - RocksDB's built-in filters end in 5 bytes of metadata (RocksDB 7.8.3
 //   table/block_based/filter_policy.cc, GetBuiltinFilterBitsReader):
 //     byte -5: probes of the legacy Bloom filter (1..127), or a marker:
@@ -19,6 +19,8 @@
 #include <limits>
 #include <string>
 #include <string_view>
+
+#include "plugin/core/format.h"
 
 namespace sstfilter::tools {
 
@@ -39,16 +41,24 @@ struct FilterBlockInfo {
   std::string problem;  // why not usable, for people
   int probes = 0;       // Bloom kinds: probes per key (BlockedBloom: per line)
   int lines_per_key = 0;  // BlockedBloom: lines each key's probes use
-  bool has_num_keys = false;  // sstfilter blocks record their keys
+  // sstfilter blocks of format versions 1 and 2 record their keys;
+  // version 3 and built-in blocks do not.
+  bool has_num_keys = false;
   uint64_t num_keys = 0;
-  // FP rate the core predicts for an sstfilter block (1 if not usable, 0
-  // for AlwaysFalse); NaN for built-in blocks, which the caller predicts
-  // with RocksDB's own model (builtin_predictor.h).
+  uint8_t sstfilter_version = 0;  // 1, 2 or 3; 0 for built-in blocks
+  FilterKind sstfilter_kind = FilterKind::kAlwaysTrue;
+  // FP rate the core predicts for an sstfilter block that records its
+  // keys (1 if not usable, 0 for AlwaysFalse); NaN for the others, which
+  // the caller predicts from the table's entries (PredictFpRate).
   double predicted_fp_rate = std::numeric_limits<double>::quiet_NaN();
   BuiltinKind builtin_kind = BuiltinKind::kNone;
 };
 
 FilterBlockInfo DescribeSstFilterBlock(std::string_view block);
 FilterBlockInfo DescribeBuiltinFilterBlock(std::string_view block);
+
+// FP rate of a usable sstfilter block of `block_bytes` holding `num_keys`
+// keys, as the core predicts it (for blocks that do not record their keys).
+double PredictSstFilterFpRate(const FilterBlockInfo& info, uint64_t num_keys, size_t block_bytes);
 
 }  // namespace sstfilter::tools

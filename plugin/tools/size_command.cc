@@ -69,7 +69,8 @@ SizeRow OurRow(const OurKind& k, const SizeOptions& o, uint64_t model_keys) {
   // The probe counts the builders choose for the actual payload (their
   // *_builder.cc call these same functions).
   const double payload_bits_per_key =
-      8.0 * static_cast<double>(bytes - kTrailerBytes) / static_cast<double>(model_keys);
+      8.0 * static_cast<double>(bytes - TrailerBytes(WrittenVersion(config))) /
+      static_cast<double>(model_keys);
   if (k.kind == FilterKind::kStandardBloom) {
     row.probes = std::to_string(OptimalStandardBloomProbes(payload_bits_per_key));
   } else if (k.kind == FilterKind::kBlockedBloom) {

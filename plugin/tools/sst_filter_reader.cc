@@ -107,13 +107,15 @@ bool ReadBlock(const FileBytes& file, const BlockHandle& handle, const Footer& f
 // built-in name, sstfilter's blocks carry the version-2 byte at len - 5.
 FilterBlockInfo Describe(const std::string& family, const std::string& contents) {
   if (family == kVersion1FamilyName) return DescribeSstFilterBlock(contents);
-  if (HasVersion2Byte(contents.data(), contents.size())) return DescribeSstFilterBlock(contents);
+  if (HasSstFilterVersionByte(contents.data(), contents.size())) return DescribeSstFilterBlock(contents);
   return DescribeBuiltinFilterBlock(contents);
 }
 
 double Predict(const FilterBlockInfo& info, uint64_t entries, size_t bytes) {
   if (!info.usable) return 1.0;
-  if (info.encoding == FilterEncoding::kSstFilter) return info.predicted_fp_rate;
+  if (info.encoding == FilterEncoding::kSstFilter) {
+    return info.has_num_keys ? info.predicted_fp_rate : PredictSstFilterFpRate(info, entries, bytes);
+  }
   return PredictBuiltinFpRate(info, entries, bytes);
 }
 
@@ -161,8 +163,8 @@ void ReadPartitioned(const FileBytes& file, const Footer& footer, const MetaInde
       usable = false;
       r->block.problem = "partition " + std::to_string(i) + ": " + info.problem;
     }
-    // Built-in partitions do not record their keys: share the file's
-    // entries out by size.
+    // Built-in and version 3 partitions do not record their keys: share
+    // the file's entries out by size.
     const double keys = info.has_num_keys
                             ? static_cast<double>(info.num_keys)
                             : static_cast<double>(r->entries) * static_cast<double>(partitions[i].size) /

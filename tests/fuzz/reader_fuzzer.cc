@@ -61,15 +61,25 @@ void Check(bool ok, const char* what) {
 // Rewrites the check of the trailer at the end of block[0..len) so the
 // fuzzed fields are trusted as they are.
 void ForgeCheck(char* block, size_t len) {
-  if (len < kTrailerBytes) return;
-  const char* t = block + len - kTrailerBytes;
+  if (len >= kTrailerBytesV3 && static_cast<uint8_t>(block[len - 5]) == kVersionByteV3) {
+    const char* t = block + len - kTrailerBytesV3;
+    Trailer trailer;
+    trailer.kind = static_cast<FilterKind>(static_cast<uint8_t>(t[0]) & 0x0F);
+    trailer.seed = static_cast<uint8_t>(t[0]) >> 4;
+    trailer.params = static_cast<uint32_t>(DecodeLe(t + 1, 2));
+    trailer.version = 3;
+    EncodeTrailer(trailer, block, len - kTrailerBytesV3);
+    return;
+  }
+  if (len < kTrailerBytesV2) return;
+  const char* t = block + len - kTrailerBytesV2;
   Trailer trailer;
   trailer.params = static_cast<uint32_t>(DecodeLe(t, 4));
   trailer.num_keys = static_cast<uint32_t>(DecodeLe(t + 4, 4));
   trailer.seed = static_cast<uint16_t>(DecodeLe(t + 8, 2));
   trailer.kind = static_cast<FilterKind>(static_cast<uint8_t>(t[10]));
   trailer.version = static_cast<uint8_t>(t[11]);
-  EncodeTrailer(trailer, len - kTrailerBytes, block + len - kTrailerBytes);
+  EncodeTrailer(trailer, block, len - kTrailerBytesV2);
 }
 
 // Queries every key through every path and checks they agree; with
@@ -84,7 +94,7 @@ void QueryAll(const char* block, size_t len, const std::vector<std::string>& key
   std::unique_ptr<rdb::FilterBitsReader> family(
       policy->GetFilterBitsReader(rdb::Slice(block, len)));
   Check(family != nullptr, "GetFilterBitsReader returned null");
-  const bool ours = HasVersion2Byte(block, len);
+  const bool ours = HasSstFilterVersionByte(block, len);
 
   ParsedBlock parsed;
   const bool trusted = ParseBlock(block, len, &parsed);
