@@ -17,6 +17,8 @@
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
 
+#include "plugin/core/filter_builder.h"
+#include "plugin/core/hash.h"
 #include "plugin/rocksdb/compat.h"  // FilterBitsReader
 #include "plugin/tools/block_checksum.h"
 #include "plugin/tools/filter_block_info.h"
@@ -159,6 +161,34 @@ INSTANTIATE_TEST_SUITE_P(
       return "v" + std::to_string(info.param.format_version) + "_checksum" +
              std::to_string(static_cast<int>(info.param.checksum));
     });
+
+// The FP rate the tool predicts for a block: from its own key count in
+// format version 2, from the count the caller gives (the table's entries)
+// in version 3, the same either way; 0 for an empty filter of either.
+TEST(FilterBlockInfoTest, PredictsFromTheKeysOfEitherVersion) {
+  auto build = [](uint8_t version, int keys) {
+    FilterBuilder b(FilterConfig{FilterKind::kRibbon, 10, 1, version});
+    for (int i = 0; i < keys; ++i) {
+      const std::string k = "k" + std::to_string(i);
+      b.AddKeyHash(HashKey(k.data(), k.size()));
+    }
+    size_t len = 0;
+    auto block = b.Finish(&len);
+    return std::make_pair(std::string(block.get(), len), b.PredictedFpRate(keys, len));
+  };
+  for (uint8_t version : {2, 3}) {
+    const auto [block, expected] = build(version, 3000);
+    const FilterBlockInfo info = DescribeSstFilterBlock(block);
+    ASSERT_TRUE(info.usable) << info.problem;
+    EXPECT_EQ(info.has_num_keys, version == 2);
+    EXPECT_DOUBLE_EQ(PredictSstFilterFpRate(info, 3000, block.size()), expected) << +version;
+    const auto [empty, zero] = build(version, 0);
+    const FilterBlockInfo e = DescribeSstFilterBlock(empty);
+    ASSERT_TRUE(e.usable) << e.problem;
+    EXPECT_EQ(PredictSstFilterFpRate(e, 3000, empty.size()), 0.0) << +version;
+    (void)zero;
+  }
+}
 
 TEST(BlockChecksumTest, Crc32cKnownAnswer) {
   EXPECT_EQ(Crc32c(0, "123456789"), 0xE3069283u);  // RFC 3720's check value

@@ -39,12 +39,11 @@ size_t FilterBuilder::PayloadBytes(size_t num_keys) const {
 }
 
 size_t FilterBuilder::BytesForKeys(size_t num_keys) const {
-  const size_t trailer_bytes = TrailerBytes(WrittenVersion(config_));
-  return PayloadBytes(num_keys) + trailer_bytes;
+  return PayloadBytes(num_keys) + TrailerLen();
 }
 
 size_t FilterBuilder::KeysForBytes(size_t len_bytes) const {
-  const size_t trailer_bytes = TrailerBytes(WrittenVersion(config_));
+  const size_t trailer_bytes = TrailerLen();
   if (len_bytes <= trailer_bytes) return 0;
   const double payload_bits = 8.0 * static_cast<double>(len_bytes - trailer_bytes);
   size_t n = static_cast<size_t>(payload_bits / std::max(config_.bits_per_key, 1e-3));
@@ -55,7 +54,7 @@ size_t FilterBuilder::KeysForBytes(size_t len_bytes) const {
 }
 
 double FilterBuilder::PredictedFpRate(size_t num_keys, size_t len_bytes) const {
-  const size_t trailer_bytes = TrailerBytes(WrittenVersion(config_));
+  const size_t trailer_bytes = TrailerLen();
   const KindOps* ops = OpsFor(config_.kind);
   if (num_keys == 0) return 0.0;
   if (len_bytes <= trailer_bytes || ops == nullptr) return 1.0;
@@ -70,7 +69,7 @@ size_t FilterBuilder::FinishScratchBytes(size_t num_keys) const {
 }
 
 size_t FilterBuilder::ChooseLength(size_t num_keys) {
-  const size_t trailer_bytes = TrailerBytes(WrittenVersion(config_));
+  const size_t trailer_bytes = TrailerLen();
   const size_t target = PayloadBytes(num_keys);
   const KindOps* ops = OpsFor(config_.kind);
   if (fit_.usable_size == nullptr || ops == nullptr || target == 0) {
@@ -88,7 +87,7 @@ size_t FilterBuilder::ChooseLength(size_t num_keys) {
 }
 
 FinishedBlock FilterBuilder::FinishAligned(std::vector<uint64_t>* kept_hashes) {
-  const size_t trailer_bytes = TrailerBytes(WrittenVersion(config_));
+  const size_t trailer_bytes = TrailerLen();
   const size_t n = hashes_.size();
   const size_t payload_bytes = ChooseLength(n) - trailer_bytes;
   FinishedBlock out;

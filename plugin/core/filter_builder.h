@@ -77,6 +77,8 @@ class FilterBuilder {
 
  private:
   size_t PayloadBytes(size_t num_keys) const;
+  // Bytes of the trailer this builder writes (docs/FORMAT.md).
+  size_t TrailerLen() const { return TrailerBytes(WrittenVersion(config_)); }
 
   FilterConfig config_;
   AllocatorFit fit_;

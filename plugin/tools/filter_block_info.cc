@@ -23,7 +23,6 @@ FilterBlockInfo Unusable(FilterBlockInfo info, const std::string& problem) {
 FilterBlockInfo DescribeSstFilterBlock(std::string_view block) {
   FilterBlockInfo info;
   info.encoding = FilterEncoding::kSstFilter;
-  info.predicted_fp_rate = 1.0;  // until the block proves better
   ParsedBlock parsed;
   if (!ParseBlock(block.data(), block.size(), &parsed)) {
     info.kind = "unreadable";
@@ -34,6 +33,7 @@ FilterBlockInfo DescribeSstFilterBlock(std::string_view block) {
   const Trailer& t = parsed.trailer;
   info.kind = KindName(t.kind);
   info.sstfilter_version = t.version;
+  info.sstfilter_kind = t.kind;
   info.has_num_keys = t.version < 3;
   info.num_keys = t.num_keys;
   // The readers validate their own parameters; a block they refuse is read
@@ -52,18 +52,13 @@ FilterBlockInfo DescribeSstFilterBlock(std::string_view block) {
     return Unusable(info, "invalid " + info.kind + " parameters: reads as \"may match\"");
   }
   info.usable = true;
-  if (t.kind == FilterKind::kAlwaysFalse) {
-    info.predicted_fp_rate = 0.0;
-    return info;
-  }
+  if (t.kind == FilterKind::kAlwaysFalse) return info;
   // Parameter layouts: docs/FORMAT.md (probes in bits 0-7; BlockedBloom's
   // lines per key in bits 8-15).
   if (t.kind == FilterKind::kStandardBloom || t.kind == FilterKind::kBlockedBloom) {
     info.probes = static_cast<int>(t.params & 0xff);
   }
   if (t.kind == FilterKind::kBlockedBloom) info.lines_per_key = static_cast<int>((t.params >> 8) & 0xff);
-  info.sstfilter_kind = t.kind;
-  if (info.has_num_keys) info.predicted_fp_rate = PredictSstFilterFpRate(info, t.num_keys, block.size());
   return info;
 }
 

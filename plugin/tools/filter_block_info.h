@@ -47,9 +47,9 @@ struct FilterBlockInfo {
   uint64_t num_keys = 0;
   uint8_t sstfilter_version = 0;  // 1, 2 or 3; 0 for built-in blocks
   FilterKind sstfilter_kind = FilterKind::kAlwaysTrue;
-  // FP rate the core predicts for an sstfilter block that records its
-  // keys (1 if not usable, 0 for AlwaysFalse); NaN for the others, which
-  // the caller predicts from the table's entries (PredictFpRate).
+  // 0 for a built-in block that holds no key; NaN for every other block,
+  // whose FP rate the caller predicts from its keys (PredictSstFilterFpRate,
+  // builtin_predictor.h).
   double predicted_fp_rate = std::numeric_limits<double>::quiet_NaN();
   BuiltinKind builtin_kind = BuiltinKind::kNone;
 };
@@ -57,8 +57,8 @@ struct FilterBlockInfo {
 FilterBlockInfo DescribeSstFilterBlock(std::string_view block);
 FilterBlockInfo DescribeBuiltinFilterBlock(std::string_view block);
 
-// FP rate of a usable sstfilter block of `block_bytes` holding `num_keys`
-// keys, as the core predicts it (for blocks that do not record their keys).
+// FP rate of an sstfilter block of `block_bytes` holding `num_keys` keys, as
+// the core predicts it: 1 if not usable, 0 for AlwaysFalse.
 double PredictSstFilterFpRate(const FilterBlockInfo& info, uint64_t num_keys, size_t block_bytes);
 
 }  // namespace sstfilter::tools

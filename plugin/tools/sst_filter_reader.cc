@@ -114,7 +114,7 @@ FilterBlockInfo Describe(const std::string& family, const std::string& contents)
 double Predict(const FilterBlockInfo& info, uint64_t entries, size_t bytes) {
   if (!info.usable) return 1.0;
   if (info.encoding == FilterEncoding::kSstFilter) {
-    return info.has_num_keys ? info.predicted_fp_rate : PredictSstFilterFpRate(info, entries, bytes);
+    return PredictSstFilterFpRate(info, info.has_num_keys ? info.num_keys : entries, bytes);
   }
   return PredictBuiltinFpRate(info, entries, bytes);
 }
