@@ -37,8 +37,8 @@
 #   6. prints a RESULT line and a Markdown row for docs/BUILDING.md.
 #
 # --fetch-only stops after step 3; --compile-only then compiles every plugin
-# source against that tree with RocksDB's warning flags (g++ -fsyntax-only:
-# seconds instead of the full build).
+# source against that tree with RocksDB's warning flags
+# (scripts/compile-against.sh --plugin: seconds instead of the full build).
 #
 # Resumable: every step leaves a stamp and is skipped when done (the
 # download in .deps/rocksdb-build/pkg-<version>, shared by the make and cmake
@@ -116,7 +116,6 @@ PACKAGES=(build-essential dpkg-dev xz-utils ca-certificates libgflags-dev libxxh
 [ "$SYSTEM" = cmake ] && PACKAGES+=(cmake)
 . "$ROOT/scripts/lib/packages.sh"
 . "$ROOT/scripts/lib/db_bench.sh"
-. "$ROOT/scripts/lib/rocksdb_std.sh"
 mapfile -t missing < <(missing_packages "${PACKAGES[@]}")
 if [ "${#missing[@]}" -gt 0 ]; then
   [ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}); run as root to install them"
@@ -205,24 +204,7 @@ if [ "$FETCH_ONLY" = 1 ]; then
   exit 0
 fi
 if [ "$COMPILE_ONLY" = 1 ]; then
-  # As RocksDB's make compiles plugin sources (include order, warnings,
-  # -fno-rtti of release builds), minus optimisation and code generation.
-  failed=0; warned=0; n=0
-  CXX_STD="$(rocksdb_cxx_std "$VERSION")"
-  for src in $(sed -n 's/^sstfilter_SOURCES = //p' "$ROOT/sstfilter.mk"); do
-    n=$((n + 1))
-    if ! ( cd "$TREE" && g++ -std="$CXX_STD" -fsyntax-only -fno-rtti -DNDEBUG -DROCKSDB_PLATFORM_POSIX \
-             -DROCKSDB_LIB_IO_POSIX -DOS_LINUX -W -Wextra -Wall -Wsign-compare -Wshadow \
-             -Wunused-parameter -Woverloaded-virtual -Wnon-virtual-dtor \
-             -Wno-missing-field-initializers -I./plugin/sstfilter -I. -I./include \
-             "plugin/sstfilter/$src" ) 2> "$BDIR/compile.err"; then
-      failed=$((failed + 1)); log "compile FAILED: $src"; cat "$BDIR/compile.err" >&2
-    elif [ -s "$BDIR/compile.err" ]; then
-      warned=$((warned + 1)); log "compile warnings: $src"; cat "$BDIR/compile.err" >&2
-    fi
-  done
-  log "compiled $n plugin sources against RocksDB $VERSION: $failed failed, $warned with warnings"
-  [ "$failed" = 0 ]; exit
+  exec bash "$ROOT/scripts/compile-against.sh" --plugin --tree "$TREE"
 fi
 
 # --- 4. Build db_bench and sst_dump with the plugin. -------------------------
@@ -296,7 +278,7 @@ log "step 5/6: $DB_BENCH has ${POLICIES[*]}"
 PREDICT="$BDIR/predict_fp"
 core_sources=($(sed -n 's/^sstfilter_SOURCES = //p' "$ROOT/sstfilter.mk" | tr ' ' '\n' | grep '^plugin/core/'))
 log "step 5/6: compiling bench/predict_fp.cc with the core"
-( cd "$ROOT" && g++ -std=c++17 -O2 -I. -o "$PREDICT" bench/predict_fp.cc "${core_sources[@]}" )
+( cd "$ROOT" && g++ -std=c++17 -O2 -I. -o "$PREDICT" bench/predict_fp.cc "${core_sources[@]}" -lz )
 
 summary=""; all_pass=1
 for policy in "${POLICIES[@]}"; do

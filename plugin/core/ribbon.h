@@ -341,14 +341,14 @@ struct RibbonEnd {
 };
 
 inline RibbonEnd RibbonEndOf(uint64_t total_starts, uint64_t tail, bool compact_end) {
-  RibbonEnd e;
+  RibbonEnd end;
   const uint64_t k = ribbon::kBlockSlots;
   if (!compact_end) tail = k - 1;
-  e.total_blocks = (total_starts + tail + k - 1) / k;
-  e.slots = compact_end ? total_starts + tail : e.total_blocks * k;
-  const uint64_t last_slots = e.slots - (e.total_blocks - 1) * k;
-  e.last_stride = static_cast<uint32_t>((last_slots + 7) / 8);
-  return e;
+  end.total_blocks = (total_starts + tail + k - 1) / k;
+  end.slots = compact_end ? total_starts + tail : end.total_blocks * k;
+  const uint64_t last_slots = end.slots - (end.total_blocks - 1) * k;
+  end.last_stride = static_cast<uint32_t>((last_slots + 7) / 8);
+  return end;
 }
 
 // LEB128, at most 5 bytes (values < 2^35, checked by the caller). Returns
@@ -368,8 +368,8 @@ inline bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t* value) {
 }
 
 inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
-  RibbonParams p;
-  if (block.trailer.kind != FilterKind::kRibbon || !p.Decode(block.trailer.params) ||
+  RibbonParams params;
+  if (block.trailer.kind != FilterKind::kRibbon || !params.Decode(block.trailer.params) ||
       block.payload_bytes < 2) {
     return false;
   }
@@ -379,7 +379,7 @@ inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
   const bool v3 = block.trailer.version >= 3;
   if (v3) {
     if ((block.trailer.params >> 13) != 0) return false;
-    p.compact_end = true;
+    params.compact_end = true;
   }
   const uint8_t* payload = block.payload;
   const size_t header_bytes = payload[block.payload_bytes - 1];
@@ -389,21 +389,22 @@ inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
   uint64_t lower_blocks = 0;
   if (!ReadVarint(cursor, header_end, &lower_blocks)) return false;
   uint64_t tail = ribbon::kBlockSlots - 1;
-  if (p.compact_end && (!ReadVarint(cursor, header_end, &tail) || tail >= ribbon::kBlockSlots)) {
+  if (params.compact_end &&
+      (!ReadVarint(cursor, header_end, &tail) || tail >= ribbon::kBlockSlots)) {
     return false;
   }
-  if (v3 && p.num_layers >= 2) {
+  if (v3 && params.num_layers >= 2) {
     uint64_t t1 = 0, t2 = 0;
     if (!ReadVarint(cursor, header_end, &t1) || !ReadVarint(cursor, header_end, &t2) ||
-        t1 > t2 || t2 > (1u << p.log_bucket)) {
+        t1 > t2 || t2 > (1u << params.log_bucket)) {
       return false;
     }
-    p.t1 = static_cast<uint32_t>(t1);
-    p.t2 = static_cast<uint32_t>(t2);
+    params.t1 = static_cast<uint32_t>(t1);
+    params.t2 = static_cast<uint32_t>(t2);
   }
   uint64_t total_starts = 0, meta_bytes = 0;
   uint64_t meta_offset[ribbon::kMaxLayers] = {};
-  for (int j = 0; j < p.num_layers; ++j) {
+  for (int j = 0; j < params.num_layers; ++j) {
     uint64_t range = 0;
     // Varints are < 2^35, so total_starts < 15 * 2^35: no overflow below.
     if (!ReadVarint(cursor, header_end, &range) || range == 0) return false;
@@ -412,20 +413,20 @@ inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
     layer.first_slot = total_starts;
     total_starts += range;
     meta_offset[j] = meta_bytes;
-    if (j + 1 < p.num_layers) meta_bytes += (RibbonBuckets(range, p.log_bucket) + 3) / 4;
+    if (j + 1 < params.num_layers) meta_bytes += (RibbonBuckets(range, params.log_bucket) + 3) / 4;
   }
   // Without compact_end the blocks are whole and every row fits them.
-  const RibbonEnd end = RibbonEndOf(total_starts, tail, p.compact_end);
+  const RibbonEnd end = RibbonEndOf(total_starts, tail, params.compact_end);
   const uint64_t total_blocks = end.total_blocks;
   if (cursor != header_end || lower_blocks > total_blocks) return false;
   // total_blocks < 2^34 and r_lo < 32: no overflow below.
   const uint64_t last = total_blocks - 1;
   const uint64_t words_bytes =
-      ribbon::SolutionBytes(total_blocks, lower_blocks, p.r_lo, end.last_stride);
+      ribbon::SolutionBytes(total_blocks, lower_blocks, params.r_lo, end.last_stride);
   if (words_bytes + meta_bytes + header_bytes + 1 > block.payload_bytes) return false;
-  for (int j = 0; j < p.num_layers; ++j) {
+  for (int j = 0; j < params.num_layers; ++j) {
     out->layers_[j].meta =
-        j + 1 < p.num_layers ? payload + words_bytes + meta_offset[j] : nullptr;
+        j + 1 < params.num_layers ? payload + words_bytes + meta_offset[j] : nullptr;
   }
   out->data_ = payload;
   out->lower_blocks_ = lower_blocks;
@@ -436,14 +437,14 @@ inline bool RibbonReader::Init(const ParsedBlock& block, RibbonReader* out) {
                             ? last * ribbon::kBlockSlots - (ribbon::kBlockSlots - 1)
                             : 0;
   out->last_stride_ = end.last_stride;
-  out->bucket_mask_ = (1ULL << p.log_bucket) - 1;
+  out->bucket_mask_ = (1ULL << params.log_bucket) - 1;
   out->thresholds_[0] = 0;
-  out->thresholds_[1] = p.t1;
-  out->thresholds_[2] = p.t2;
-  out->thresholds_[3] = 1u << p.log_bucket;
-  out->r_lo_ = p.r_lo;
-  out->log_bucket_ = p.log_bucket;
-  out->num_layers_ = p.num_layers;
+  out->thresholds_[1] = params.t1;
+  out->thresholds_[2] = params.t2;
+  out->thresholds_[3] = 1u << params.log_bucket;
+  out->r_lo_ = params.r_lo;
+  out->log_bucket_ = params.log_bucket;
+  out->num_layers_ = params.num_layers;
   out->seed_ = block.trailer.seed;
   return true;
 }

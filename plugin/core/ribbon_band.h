@@ -75,14 +75,14 @@ struct LayerInput {
   uint64_t g(uint64_t v) const { return seeded ? SeededHash(v, seed) : v; }
 };
 
-// Insertion state of one stream: a run of buckets [u, u_end) of a BuRR layer,
-// banded in order, and the elimination walk of its current key.
+// Insertion state of one stream: a run of buckets [bucket, bucket_end) of a
+// BuRR layer, banded in order, and the elimination walk of its current key.
 struct Stream {
-  uint64_t u = 0, u_end = 0;
-  size_t i = 0, end = 0;  // current key; end of the bucket's kept keys
-  uint32_t code = 0;      // bump code being tried for bucket u
-  uint64_t s = 0, c = 0;  // walk: slot and row (bit 0 at s)
-  uint32_t f = 0;
+  uint64_t bucket = 0, bucket_end = 0;
+  size_t key = 0, end = 0;  // current key; end of the bucket's kept keys
+  uint32_t code = 0;        // bump code being tried for the bucket
+  uint64_t slot = 0, row = 0;  // walk: slot and coefficient row (bit 0 at slot)
+  uint32_t print = 0;          // fingerprint
   uint64_t limit = 0;  // a walk reaching this slot fails (see RunTwo)
   bool live = false;
   std::vector<uint64_t> pivots;  // slots filled by bucket u so far
@@ -162,8 +162,8 @@ class LayerBuilder {
     // often bumps everything (~100 empty slots: 1% of a 10K-key filter).
     if (num_streams == 2) filled_[buckets / 2] += static_cast<uint32_t>(t_.seam_lead);
     for (uint64_t k = 0; k < num_streams; ++k) {
-      streams_[k].u = buckets * k / num_streams;
-      streams_[k].u_end = buckets * (k + 1) / num_streams;
+      streams_[k].bucket = buckets * k / num_streams;
+      streams_[k].bucket_end = buckets * (k + 1) / num_streams;
       streams_[k].limit = slots;
       StartBucket(&streams_[k]);
     }
@@ -237,52 +237,52 @@ class LayerBuilder {
   // which may change it. Reading band pointers, limits and flags through
   // `this` after every step cost ~20% of band time at 10K keys (the call
   // to EndWalk in the loop kept them from being hoisted).
-  void RunTwo(Stream* a, Stream* b) {
+  void RunTwo(Stream* first, Stream* second) {
     const uint64_t* const coeff = coeff_;
     const uint32_t* const result = result_;
-    const uint64_t pause = a->u_end >= 2 ? a->u_end - 2 : 0;
-    a->limit = a->u_end << t_.log_bucket;
-    const uint64_t la = a->limit, lb = b->limit;
-    while (a->live && b->live && a->u < pause) {
-      uint64_t sa = a->s, ca = a->c, sb = b->s, cb = b->c;
-      uint32_t fa = a->f, fb = b->f;
+    const uint64_t pause = first->bucket_end >= 2 ? first->bucket_end - 2 : 0;
+    first->limit = first->bucket_end << t_.log_bucket;
+    const uint64_t la = first->limit, lb = second->limit;
+    while (first->live && second->live && first->bucket < pause) {
+      uint64_t sa = first->slot, ca = first->row, sb = second->slot, cb = second->row;
+      uint32_t fa = first->print, fb = second->print;
       bool go_a, go_b;
       do {
         go_a = Step(coeff, result, sa, ca, fa, la);
         go_b = Step(coeff, result, sb, cb, fb, lb);
       } while (go_a & go_b);
-      a->s = sa, a->c = ca, a->f = fa;
-      b->s = sb, b->c = cb, b->f = fb;
-      if (!go_a) EndWalk(a);
-      if (!go_b) EndWalk(b);
+      first->slot = sa, first->row = ca, first->print = fa;
+      second->slot = sb, second->row = cb, second->print = fb;
+      if (!go_a) EndWalk(first);
+      if (!go_b) EndWalk(second);
     }
   }
 
-  void RunOne(Stream* a) {
+  void RunOne(Stream* stream) {
     const uint64_t* const coeff = coeff_;
     const uint32_t* const result = result_;
-    const uint64_t limit = a->limit;
-    while (a->live) {
-      uint64_t s = a->s, c = a->c;
-      uint32_t f = a->f;
+    const uint64_t limit = stream->limit;
+    while (stream->live) {
+      uint64_t s = stream->slot, c = stream->row;
+      uint32_t f = stream->print;
       while (Step(coeff, result, s, c, f, limit)) {
       }
-      a->s = s, a->c = c, a->f = f;
-      EndWalk(a);
+      stream->slot = s, stream->row = c, stream->print = f;
+      EndWalk(stream);
     }
   }
 
-  // Picks bucket st->u's first code and loads its first kept key; commits
+  // Picks bucket st->bucket's first code and loads its first kept key; commits
   // empty buckets on the way. Clears st->live after the last bucket.
   void StartBucket(Stream* st) {
     const int64_t bsize = int64_t{1} << t_.log_bucket;
     const int64_t thresholds[4] = {0, t_.t1, t_.t2, bsize};
-    for (; st->u < st->u_end; ++st->u) {
-      const uint64_t u = st->u;
+    for (; st->bucket < st->bucket_end; ++st->bucket) {
+      const uint64_t u = st->bucket;
       // Lead: keys already pivoting at or past this bucket (from earlier
       // buckets of this stream only: a spill reaches < 2 buckets ahead).
       int64_t lead = 0;
-      for (uint64_t v = u; v < std::min(u + 4, st->u_end); ++v) lead += filled_[v];
+      for (uint64_t v = u; v < std::min(u + 4, st->bucket_end); ++v) lead += filled_[v];
       uint32_t code = 0;
       int64_t kept = static_cast<int64_t>(start_[3 * u + 3] - start_[3 * u]);
       while (code < 3 && lead + kept - bsize > t_.max_lead &&
@@ -292,9 +292,9 @@ class LayerBuilder {
       }
       st->code = code;
       st->pivots.clear();
-      st->i = start_[3 * u + code];
+      st->key = start_[3 * u + code];
       st->end = start_[3 * u + 3];
-      if (st->i < st->end) {
+      if (st->key < st->end) {
         LoadKey(st);
         st->live = true;
         return;
@@ -305,43 +305,43 @@ class LayerBuilder {
   }
 
   void LoadKey(Stream* st) const {
-    const uint64_t g = in_->g(in_->hashes[st->i]);
-    st->s = FastRange64(g, range_);
-    st->c = CoeffRow(g);
-    st->f = Fingerprint(g);
+    const uint64_t g = in_->g(in_->hashes[st->key]);
+    st->slot = FastRange64(g, range_);
+    st->row = CoeffRow(g);
+    st->print = Fingerprint(g);
   }
 
-  // The walk of key st->i ended: place it, skip it (implied by others) or,
+  // The walk of key st->key ended: place it, skip it (implied by others) or,
   // on a contradiction, undo the bucket and retry it with the next code.
   __attribute__((noinline)) void EndWalk(Stream* st) {
     bool next_key = true;
-    if (st->s < st->limit && coeff_[st->s] == 0) {
-      coeff_[st->s] = st->c;
-      result_[st->s] = st->f;
-      st->pivots.push_back(st->s);
-    } else if (st->s >= st->limit || (st->f ^ result_[st->s]) != 0) {
+    if (st->slot < st->limit && coeff_[st->slot] == 0) {
+      coeff_[st->slot] = st->row;
+      result_[st->slot] = st->print;
+      st->pivots.push_back(st->slot);
+    } else if (st->slot >= st->limit || (st->print ^ result_[st->slot]) != 0) {
       // Undo: insertions only ever fill empty slots, so clearing them
       // restores the band exactly.
       for (uint64_t p : st->pivots) coeff_[p] = 0, result_[p] = 0;
       st->pivots.clear();
       ++st->code;
-      st->i = start_[3 * st->u + st->code];
+      st->key = start_[3 * st->bucket + st->code];
       next_key = false;
     }
-    if (next_key) ++st->i;
-    if (st->code < 3 && st->i < st->end) {
+    if (next_key) ++st->key;
+    if (st->code < 3 && st->key < st->end) {
       LoadKey(st);
       return;
     }
     CommitBucket(*st);
-    ++st->u;
+    ++st->bucket;
     StartBucket(st);
   }
 
   void CommitBucket(const Stream& st) {
     for (uint64_t p : st.pivots) ++filled_[p >> t_.log_bucket];
-    codes_[st.u] = static_cast<uint8_t>(st.code);
-    for (size_t k = start_[3 * st.u]; k < start_[3 * st.u + st.code]; ++k) {
+    codes_[st.bucket] = static_cast<uint8_t>(st.code);
+    for (size_t k = start_[3 * st.bucket]; k < start_[3 * st.bucket + st.code]; ++k) {
       bumped_->push_back(NextLayerHash(in_->g(in_->hashes[k])));
     }
   }

@@ -65,7 +65,7 @@ uint64_t SpillExtent(const Band& band, uint64_t from) {
 // solution values fixed at zero), and range + tail covers the spill, so no
 // key pivots past the end. A BuRR layer that bumps nothing is the last one; the tail
 // then covers its spill.
-bool BandLayers(const Tuning& t, uint64_t* hashes, size_t num_keys, uint32_t seed, Band* band,
+bool BandLayers(const Tuning& tuning, uint64_t* hashes, size_t num_keys, uint32_t seed, Band* band,
                 std::vector<LayerBand>* layers, uint64_t* tail) {
   layers->clear();
   band->coeff.clear();
@@ -75,7 +75,7 @@ bool BandLayers(const Tuning& t, uint64_t* hashes, size_t num_keys, uint32_t see
   const size_t capacity = num_keys + num_keys / 128 + 2 * kBlockSlots;
   band->coeff.reserve(capacity);
   band->result.reserve(capacity);
-  LayerBuilder builder(t);
+  LayerBuilder builder(tuning);
   std::vector<uint64_t> current, bumped;
   LayerInput in{hashes, num_keys, true, seed};
   uint64_t first_slot = 0;
@@ -83,8 +83,8 @@ bool BandLayers(const Tuning& t, uint64_t* hashes, size_t num_keys, uint32_t see
     layers->emplace_back();
     LayerBand& layer = layers->back();
     layer.first_slot = first_slot;
-    if (in.num_keys >= t.min_burr_keys && j + 1 < kMaxLayers) {
-      layer.start_range = StartsFor(t.slots_per_key * static_cast<double>(in.num_keys));
+    if (in.num_keys >= tuning.min_burr_keys && j + 1 < kMaxLayers) {
+      layer.start_range = StartsFor(tuning.slots_per_key * static_cast<double>(in.num_keys));
       bumped.clear();
       builder.BandBumped(in, band, &layer, &bumped);
       // Nothing bumped: this is the last layer and needs no codes.
@@ -106,14 +106,14 @@ bool BandLayers(const Tuning& t, uint64_t* hashes, size_t num_keys, uint32_t see
                       band->coeff.begin() + static_cast<ptrdiff_t>(first_slot + kBlockSlots),
                       [](uint64_t c) { return c != 0; }));
     const double need = static_cast<double>(spill) +
-                        t.last_slots_per_key * static_cast<double>(in.num_keys) +
-                        t.last_extra_slots;
+                        tuning.last_slots_per_key * static_cast<double>(in.num_keys) +
+                        tuning.last_extra_slots;
     // S = first_slot + range + tail covers `need` and the spill.
-    *tail = t.last_tail;
+    *tail = tuning.last_tail;
     const uint64_t cover =
         std::max(static_cast<uint64_t>(std::ceil(need)), SpillExtent(*band, first_slot));
     uint64_t range = cover > *tail ? cover - *tail : 1;
-    for (int grow = 0; grow <= t.max_last_growth; ++grow, range += t.last_growth_slots) {
+    for (int grow = 0; grow <= tuning.max_last_growth; ++grow, range += tuning.last_growth_slots) {
       layer.start_range = range;
       if (builder.BandAll(in, band, &layer, *tail)) return true;
     }
@@ -145,50 +145,53 @@ bool HeaderHasThresholds(uint8_t version, int num_layers) {
   return version >= 3 && num_layers >= 2;
 }
 
-size_t ThresholdBytes(const Tuning& t, uint8_t version, int num_layers) {
-  return HeaderHasThresholds(version, num_layers) ? VarintBytes(t.t1) + VarintBytes(t.t2) : 0;
+size_t ThresholdBytes(const Tuning& tuning, uint8_t version, int num_layers) {
+  if (!HeaderHasThresholds(version, num_layers)) return 0;
+  return VarintBytes(tuning.t1) + VarintBytes(tuning.t2);
 }
 
 Layout ComputeLayout(const uint64_t* ranges, const bool* has_codes, int num_layers,
                      int log_bucket, uint64_t tail, size_t threshold_bytes,
                      size_t payload_bytes) {
-  Layout l;
+  Layout layout;
   // The length byte, tail, thresholds.
   size_t header_bytes = 1 + VarintBytes(tail) + threshold_bytes;
   uint64_t total_starts = 0;
   for (int j = 0; j < num_layers; ++j) {
     total_starts += ranges[j];
     header_bytes += VarintBytes(ranges[j]);
-    if (has_codes[j]) l.meta_bytes += (RibbonBuckets(ranges[j], log_bucket) + 3) / 4;
+    if (has_codes[j]) layout.meta_bytes += (RibbonBuckets(ranges[j], log_bucket) + 3) / 4;
   }
   const RibbonEnd end = RibbonEndOf(total_starts, tail, true);
-  l.total_blocks = end.total_blocks;
-  l.end_slots = end.slots;
-  l.last_stride = end.last_stride;
-  l.tail = tail;
-  header_bytes += VarintBytes(l.total_blocks);  // lower_blocks <= total_blocks
-  if (l.meta_bytes + header_bytes > payload_bytes) return l;
+  layout.total_blocks = end.total_blocks;
+  layout.end_slots = end.slots;
+  layout.last_stride = end.last_stride;
+  layout.tail = tail;
+  header_bytes += VarintBytes(layout.total_blocks);  // lower_blocks <= total_blocks
+  if (layout.meta_bytes + header_bytes > payload_bytes) return layout;
   // One column in every block costs column_bytes; the blocks with r_lo + 1
   // columns are the last ones, the partial last block first.
-  const uint64_t avail = payload_bytes - l.meta_bytes - header_bytes;
-  const uint64_t column_bytes = 8 * (l.total_blocks - 1) + l.last_stride;
-  l.r_lo = static_cast<uint32_t>(std::min<uint64_t>(kMaxColumns - 1, avail / column_bytes));
-  const uint64_t extra = avail - l.r_lo * column_bytes;
+  const uint64_t avail = payload_bytes - layout.meta_bytes - header_bytes;
+  const uint64_t column_bytes = 8 * (layout.total_blocks - 1) + layout.last_stride;
+  layout.r_lo = static_cast<uint32_t>(std::min<uint64_t>(kMaxColumns - 1, avail / column_bytes));
+  const uint64_t extra = avail - layout.r_lo * column_bytes;
   const uint64_t upper =
-      extra < l.last_stride ? 0 : 1 + std::min(l.total_blocks - 1, (extra - l.last_stride) / 8);
-  l.lower_blocks = l.total_blocks - upper;
-  l.fits = true;
-  return l;
+      extra < layout.last_stride
+          ? 0
+          : 1 + std::min(layout.total_blocks - 1, (extra - layout.last_stride) / 8);
+  layout.lower_blocks = layout.total_blocks - upper;
+  layout.fits = true;
+  return layout;
 }
 
 // FP rate with every start equally likely to be a query's (the chained
 // layers' starts cover every slot but the tail's).
-double LayoutFpRate(const Layout& l) {
-  const uint64_t starts = l.end_slots - l.tail;
-  const uint64_t lower_starts = std::min(starts, l.lower_blocks * kBlockSlots);
+double LayoutFpRate(const Layout& layout) {
+  const uint64_t starts = layout.end_slots - layout.tail;
+  const uint64_t lower_starts = std::min(starts, layout.lower_blocks * kBlockSlots);
   const double lower = static_cast<double>(lower_starts) / static_cast<double>(starts);
-  return lower * std::ldexp(1.0, -static_cast<int>(l.r_lo)) +
-         (1.0 - lower) * std::ldexp(1.0, -static_cast<int>(l.r_lo) - 1);
+  return lower * std::ldexp(1.0, -static_cast<int>(layout.r_lo)) +
+         (1.0 - lower) * std::ldexp(1.0, -static_cast<int>(layout.r_lo) - 1);
 }
 
 template <bool kPopcnt>
@@ -203,10 +206,10 @@ inline int Parity(uint64_t x) {
 // parities. Columns of r_lo blocks beyond r_lo are computed but not stored:
 // no stored value depends on them, since columns never decrease.
 template <bool kPopcnt>
-inline void BackSubstituteImpl(const Band& band, const Layout& l, uint8_t* payload) {
-  const uint32_t cols_hi = l.r_lo + 1;
+inline void BackSubstituteImpl(const Band& band, const Layout& layout, uint8_t* payload) {
+  const uint32_t cols_hi = layout.r_lo + 1;
   uint64_t state[kMaxColumns] = {};
-  for (uint64_t b = l.total_blocks; b-- > 0;) {
+  for (uint64_t b = layout.total_blocks; b-- > 0;) {
     for (int i = kBlockSlots - 1; i >= 0; --i) {
       const uint64_t slot = b * kBlockSlots + static_cast<uint64_t>(i);
       const uint64_t c = band.coeff[slot] >> 1;
@@ -216,17 +219,17 @@ inline void BackSubstituteImpl(const Band& band, const Layout& l, uint8_t* paylo
         state[k] = (state[k] << 1) | bit;
       }
     }
-    const uint32_t cols = Columns(b, l.lower_blocks, l.r_lo);
-    uint8_t* words = payload + 8 * WordOffset(b, l.lower_blocks, l.r_lo);
-    if (b + 1 < l.total_blocks) {
+    const uint32_t cols = Columns(b, layout.lower_blocks, layout.r_lo);
+    uint8_t* words = payload + 8 * WordOffset(b, layout.lower_blocks, layout.r_lo);
+    if (b + 1 < layout.total_blocks) {
       for (uint32_t k = 0; k < cols; ++k) StoreWord(state[k], words + 8 * k);
       continue;
     }
     // The last block: its slots only (the bits past S are zero, from
     // empty rows), last_stride little-endian bytes per column.
     for (uint32_t k = 0; k < cols; ++k) {
-      for (uint32_t i = 0; i < l.last_stride; ++i) {
-        words[l.last_stride * k + i] = static_cast<uint8_t>(state[k] >> (8 * i));
+      for (uint32_t i = 0; i < layout.last_stride; ++i) {
+        words[layout.last_stride * k + i] = static_cast<uint8_t>(state[k] >> (8 * i));
       }
     }
   }
@@ -235,19 +238,19 @@ inline void BackSubstituteImpl(const Band& band, const Layout& l, uint8_t* paylo
 #if defined(__x86_64__) && !defined(__POPCNT__)
 // Debian builds for baseline x86-64, where parity is ~6 instructions; with
 // POPCNT (every x86-64 CPU since 2008-2011) it is 2. Chosen at run time.
-__attribute__((target("popcnt"))) void BackSubstitutePopcnt(const Band& band,
-                                                            const Layout& l, uint8_t* payload) {
-  BackSubstituteImpl<true>(band, l, payload);
+__attribute__((target("popcnt"))) void BackSubstitutePopcnt(const Band& band, const Layout& layout,
+                                                            uint8_t* payload) {
+  BackSubstituteImpl<true>(band, layout, payload);
 }
 #endif
 
-void BackSubstitute(const Band& band, const Layout& l, uint8_t* payload) {
+void BackSubstitute(const Band& band, const Layout& layout, uint8_t* payload) {
 #if defined(__x86_64__) && !defined(__POPCNT__)
   static const bool has_popcnt = __builtin_cpu_supports("popcnt");
-  if (has_popcnt) return BackSubstitutePopcnt(band, l, payload);
-  BackSubstituteImpl<false>(band, l, payload);
+  if (has_popcnt) return BackSubstitutePopcnt(band, layout, payload);
+  BackSubstituteImpl<false>(band, layout, payload);
 #else
-  BackSubstituteImpl<false>(band, l, payload);
+  BackSubstituteImpl<false>(band, layout, payload);
 #endif
 }
 
@@ -259,11 +262,11 @@ void WriteVarint(uint64_t v, uint8_t** p) {
   *(*p)++ = static_cast<uint8_t>(v);
 }
 
-void WriteFilter(Band* band, const std::vector<LayerBand>& layers, const Layout& l,
-                 const Tuning& t, uint8_t version, uint8_t* payload, size_t payload_bytes) {
-  band->Reserve(l.total_blocks * kBlockSlots);
-  BackSubstitute(*band, l, payload);
-  uint8_t* meta = payload + l.SolutionBytes();
+void WriteFilter(Band* band, const std::vector<LayerBand>& layers, const Layout& layout,
+                 const Tuning& tuning, uint8_t version, uint8_t* payload, size_t payload_bytes) {
+  band->Reserve(layout.total_blocks * kBlockSlots);
+  BackSubstitute(*band, layout, payload);
+  uint8_t* meta = payload + layout.SolutionBytes();
   for (const LayerBand& layer : layers) {
     for (size_t u = 0; u < layer.codes.size(); ++u) {
       meta[u >> 2] |= static_cast<uint8_t>(layer.codes[u] << ((u & 3) * 2));
@@ -272,11 +275,11 @@ void WriteFilter(Band* band, const std::vector<LayerBand>& layers, const Layout&
   }
   uint8_t header[6 * (kMaxLayers + 2)];
   uint8_t* p = header;
-  WriteVarint(l.lower_blocks, &p);
-  WriteVarint(l.tail, &p);
+  WriteVarint(layout.lower_blocks, &p);
+  WriteVarint(layout.tail, &p);
   if (HeaderHasThresholds(version, static_cast<int>(layers.size()))) {
-    WriteVarint(t.t1, &p);
-    WriteVarint(t.t2, &p);
+    WriteVarint(tuning.t1, &p);
+    WriteVarint(tuning.t2, &p);
   }
   for (const LayerBand& layer : layers) WriteVarint(layer.start_range, &p);
   const size_t header_bytes = static_cast<size_t>(p - header);
@@ -308,7 +311,7 @@ constexpr double kEmptyPlainPerKey = 0.035;
 
 // The layout with end_slots slots (at least what the expected layers need),
 // layer ranges as expected for num_keys.
-Layout ExpectedLayout(const Tuning& t, uint8_t version, size_t num_keys, uint64_t end_slots,
+Layout ExpectedLayout(const Tuning& tuning, uint8_t version, size_t num_keys, uint64_t end_slots,
                       size_t payload_bytes) {
   uint64_t ranges[kMaxLayers];
   bool has_codes[kMaxLayers];
@@ -318,8 +321,8 @@ Layout ExpectedLayout(const Tuning& t, uint8_t version, size_t num_keys, uint64_
   uint64_t tail = 0;
   for (int j = 0; j < kMaxLayers; ++j) {
     ++num_layers;
-    if (n >= static_cast<double>(t.min_burr_keys) && j + 1 < kMaxLayers) {
-      ranges[j] = StartsFor(t.slots_per_key * n);
+    if (n >= static_cast<double>(tuning.min_burr_keys) && j + 1 < kMaxLayers) {
+      ranges[j] = StartsFor(tuning.slots_per_key * n);
       has_codes[j] = true;
       n = std::max(0.0, n - kExpectedFill * static_cast<double>(ranges[j]));
       first_slot += ranges[j];
@@ -331,27 +334,28 @@ Layout ExpectedLayout(const Tuning& t, uint8_t version, size_t num_keys, uint64_
       continue;
     }
     has_codes[j] = false;
-    tail = t.last_tail;
+    tail = tuning.last_tail;
     ranges[j] = end_slots > first_slot + tail ? end_slots - first_slot - tail : 1;
     break;
   }
-  return ComputeLayout(ranges, has_codes, num_layers, t.log_bucket, tail,
-                       ThresholdBytes(t, version, num_layers), payload_bytes);
+  return ComputeLayout(ranges, has_codes, num_layers, tuning.log_bucket, tail,
+                       ThresholdBytes(tuning, version, num_layers), payload_bytes);
 }
 
 // Expected FP rate over the distribution of S, each S's rate capped at
 // `bloom_fp` (Build falls back to a standard Bloom filter where that is
 // better: a Ribbon of one or two blocks loses bits per key to its codes,
 // header and slack). 1.0 when the mean layout does not fit the payload.
-double ExpectedFpRate(const Tuning& t, uint8_t version, size_t num_keys, size_t payload_bytes,
+double ExpectedFpRate(const Tuning& tuning, uint8_t version, size_t num_keys, size_t payload_bytes,
                       double bloom_fp) {
   const double n = static_cast<double>(num_keys);
   const bool two_streams =
-      n >= static_cast<double>(t.min_burr_keys) &&
-      RibbonBuckets(StartsFor(t.slots_per_key * n), t.log_bucket) >= 2 * t.min_buckets_per_stream;
+      n >= static_cast<double>(tuning.min_burr_keys) &&
+      RibbonBuckets(StartsFor(tuning.slots_per_key * n), tuning.log_bucket) >=
+          2 * tuning.min_buckets_per_stream;
   // A single plain layer (fewer than min_burr_keys) only needs the slack of
   // a small dense system.
-  const bool plain = n < static_cast<double>(t.min_burr_keys);
+  const bool plain = n < static_cast<double>(tuning.min_burr_keys);
   const double mean =
       n + (plain ? kEmptyPlain + kEmptyPlainPerKey * n
                  : kEmptyBase + (two_streams ? kEmptySeam : 0.0) + kEmptyPerKey * n);
@@ -359,14 +363,14 @@ double ExpectedFpRate(const Tuning& t, uint8_t version, size_t num_keys, size_t 
   auto slots_at = [&](double z) {
     return static_cast<uint64_t>(std::max(1.0, std::ceil(mean + z * sd)));
   };
-  if (!ExpectedLayout(t, version, num_keys, slots_at(0), payload_bytes).fits) return 1.0;
+  if (!ExpectedLayout(tuning, version, num_keys, slots_at(0), payload_bytes).fits) return 1.0;
   // Normal quadrature on z = -2 .. 2 in steps of 0.5.
   double fp = 0, weight = 0;
   for (int i = -4; i <= 4; ++i) {
     const double z = 0.5 * i;
     const double p = std::exp(-0.5 * z * z);
-    const Layout l = ExpectedLayout(t, version, num_keys, slots_at(z), payload_bytes);
-    fp += p * (l.fits ? std::min(LayoutFpRate(l), bloom_fp) : bloom_fp);
+    const Layout layout = ExpectedLayout(tuning, version, num_keys, slots_at(z), payload_bytes);
+    fp += p * (layout.fits ? std::min(LayoutFpRate(layout), bloom_fp) : bloom_fp);
     weight += p;
   }
   return fp / weight;
@@ -382,7 +386,7 @@ void BuildBloomFallback(const FilterConfig& config, uint64_t* hashes, size_t num
 
 }  // namespace
 
-void BuildRibbon(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
+void BuildRibbon(const Tuning& tuning, const FilterConfig& config, uint64_t* hashes,
                  size_t num_keys, uint8_t* payload, size_t payload_bytes, Trailer* trailer,
                  BuildStats* stats) {
   BuildStats local;
@@ -391,14 +395,14 @@ void BuildRibbon(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
   const double bloom_fp = kStandardBloomOps.predicted_fp_rate(config, num_keys, payload_bytes);
   const uint8_t version = WrittenVersion(config);
   if (config.bits_per_key < kMaxColumns &&
-      ExpectedFpRate(t, version, num_keys, payload_bytes, bloom_fp) < bloom_fp) {
+      ExpectedFpRate(tuning, version, num_keys, payload_bytes, bloom_fp) < bloom_fp) {
     Band band;
     std::vector<LayerBand> layers;
-    for (int attempt = 0; attempt < t.max_seeds; ++attempt) {
+    for (int attempt = 0; attempt < tuning.max_seeds; ++attempt) {
       const uint32_t seed = static_cast<uint32_t>(attempt);
       st.seeds_tried = attempt + 1;
       uint64_t tail = 0;
-      if (!BandLayers(t, hashes, num_keys, seed, &band, &layers, &tail)) continue;
+      if (!BandLayers(tuning, hashes, num_keys, seed, &band, &layers, &tail)) continue;
       uint64_t ranges[kMaxLayers];
       bool has_codes[kMaxLayers];
       const int num_layers = static_cast<int>(layers.size());
@@ -406,24 +410,24 @@ void BuildRibbon(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
         ranges[j] = layers[j].start_range;
         has_codes[j] = !layers[j].codes.empty();
       }
-      const Layout l = ComputeLayout(ranges, has_codes, num_layers, t.log_bucket, tail,
-                                     ThresholdBytes(t, version, num_layers), payload_bytes);
+      const Layout layout = ComputeLayout(ranges, has_codes, num_layers, tuning.log_bucket, tail,
+                                     ThresholdBytes(tuning, version, num_layers), payload_bytes);
       // Another seed would give about the same T.
-      if (!l.fits || LayoutFpRate(l) >= bloom_fp) break;
-      WriteFilter(&band, layers, l, t, version, payload, payload_bytes);
+      if (!layout.fits || LayoutFpRate(layout) >= bloom_fp) break;
+      WriteFilter(&band, layers, layout, tuning, version, payload, payload_bytes);
       RibbonParams params;
-      params.r_lo = l.r_lo;
+      params.r_lo = layout.r_lo;
       params.num_layers = num_layers;
-      params.log_bucket = t.log_bucket;
+      params.log_bucket = tuning.log_bucket;
       // Version 3: the thresholds are in the header, the end is compact.
-      params.t1 = version >= 3 ? 0 : t.t1;
-      params.t2 = version >= 3 ? 0 : t.t2;
+      params.t1 = version >= 3 ? 0 : tuning.t1;
+      params.t2 = version >= 3 ? 0 : tuning.t2;
       params.compact_end = version < 3;
       trailer->kind = FilterKind::kRibbon;
       trailer->params = params.Encode();
       trailer->seed = static_cast<uint16_t>(seed);
       st.num_layers = num_layers;
-      st.total_slots = l.end_slots;
+      st.total_slots = layout.end_slots;
       st.empty_slots = static_cast<uint64_t>(
           std::count(band.coeff.begin(), band.coeff.begin() + st.total_slots, 0));
       for (int j = 0; j < num_layers; ++j) st.starts_in_layer[j] = ranges[j];
@@ -434,12 +438,12 @@ void BuildRibbon(const Tuning& t, const FilterConfig& config, uint64_t* hashes,
   BuildBloomFallback(config, hashes, num_keys, payload, payload_bytes, trailer);
 }
 
-double PredictedFpRate(const Tuning& t, const FilterConfig& config, size_t num_keys,
+double PredictedFpRate(const Tuning& tuning, const FilterConfig& config, size_t num_keys,
                        size_t payload_bytes) {
   const double bloom_fp = kStandardBloomOps.predicted_fp_rate(config, num_keys, payload_bytes);
   if (config.bits_per_key >= kMaxColumns) return bloom_fp;
-  return std::min(bloom_fp,
-                  ExpectedFpRate(t, WrittenVersion(config), num_keys, payload_bytes, bloom_fp));
+  const uint8_t version = WrittenVersion(config);
+  return std::min(bloom_fp, ExpectedFpRate(tuning, version, num_keys, payload_bytes, bloom_fp));
 }
 
 }  // namespace ribbon
