@@ -57,7 +57,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <string>
@@ -66,6 +65,7 @@
 
 #include "bench/allocator.h"
 #include "bench/bench_util.h"
+#include "bench/csv.h"
 #include "bench/flag_help.h"
 #include "bench/heap_counter.h"
 #include "bench/lsm_policies.h"
@@ -166,10 +166,12 @@ std::vector<std::string> BuildWarnings() {
   return warnings;
 }
 
+using sstfilter::bench::CsvRow;
 using sstfilter::bench::Fatal;
 
 using sstfilter::bench::Mix64;
 using sstfilter::bench::SplitCommas;
+using sstfilter::bench::WriteCsv;
 using sstfilter::tools::FormatNumber;
 
 // `count` keys for indices [first_index, first_index + count), packed.
@@ -468,7 +470,7 @@ Result RunOne(const Config& config, const std::vector<char>& positives,
 
 // One place defines the columns, so the table and the CSV cannot drift.
 // The first 12 are the stable CSV interface; extras go after them.
-std::vector<std::pair<std::string, std::string>> Columns(const Result& r) {
+CsvRow Columns(const Result& r) {
   return {
       {"filter", r.filter},
       {"param", r.param},
@@ -510,7 +512,7 @@ void PrintTable(const std::vector<Result>& results,
               "?"
 #endif
   );
-  std::vector<std::vector<std::pair<std::string, std::string>>> rows;
+  std::vector<CsvRow> rows;
   for (const Result& r : results) rows.push_back(Columns(r));
   const auto& header = Columns(Result{});
   std::vector<size_t> widths;
@@ -530,18 +532,10 @@ void PrintTable(const std::vector<Result>& results,
   }
 }
 
-void WriteCsv(const std::string& path, const std::vector<Result>& results) {
-  std::ofstream out(path);
-  if (!out) Fatal("cannot open --csv file '" + path + "'");
-  const auto header = Columns(Result{});
-  for (size_t c = 0; c < header.size(); ++c) out << (c ? "," : "") << header[c].first;
-  out << "\n";
-  for (const Result& r : results) {
-    const auto row = Columns(r);
-    for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << row[c].second;
-    out << "\n";
-  }
-  if (!out.flush()) Fatal("error writing --csv file '" + path + "'");
+void WriteCsvFile(const std::string& path, const std::vector<Result>& results) {
+  std::vector<CsvRow> rows;
+  for (const Result& r : results) rows.push_back(Columns(r));
+  if (!WriteCsv(path, rows)) Fatal("cannot write --csv file '" + path + "'");
 }
 
 }  // namespace
@@ -594,7 +588,7 @@ int main(int argc, char** argv) {
   }
 
   PrintTable(results, warnings);
-  if (!FLAGS_csv.empty()) WriteCsv(FLAGS_csv, results);
+  if (!FLAGS_csv.empty()) WriteCsvFile(FLAGS_csv, results);
 
   const std::chrono::duration<double> wall = Clock::now() - wall_start;
   std::fprintf(stderr, "[filter_bench] done: %zu runs in %.1f s, process peak RSS %.0f MiB\n",

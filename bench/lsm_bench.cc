@@ -572,7 +572,7 @@ int Main() {
   if (FLAGS_ribbon_bound) {
     PrintRibbonBound(files, results, FLAGS_misses, OptimizeFiltersForMemory());
   }
-  if (!FLAGS_csv.empty() && !WriteCsv(FLAGS_csv, results)) Fatal("cannot write " + FLAGS_csv);
+  if (!FLAGS_csv.empty() && !WriteResultsCsv(FLAGS_csv, results)) Fatal("cannot write " + FLAGS_csv);
   if (!FLAGS_plot.empty()) PlotLsmBench(FLAGS_csv, FLAGS_plot);
   std::fprintf(stderr, "[lsm_bench] done: %zu runs in %.1f s\n", results.size(), Seconds(wall_start));
 

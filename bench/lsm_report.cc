@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <cstdlib>
 #include <limits>
 #include <set>
 
 #include "bench/allocator.h"
+#include "bench/csv.h"
 #include "bench/flag_help.h"
 #include "plugin/core/level_allocation.h"
 #include "plugin/tools/text_output.h"
@@ -68,7 +68,7 @@ std::string BudgetCheck(const RunResult& r) {
   return "MISSED" + FormatNumber(pct, "%+.1f%%");
 }
 
-using Row = std::vector<std::pair<std::string, std::string>>;
+using Row = CsvRow;
 
 // One place defines the columns, so the table and the CSV cannot drift. The
 // first nine are the stable CSV interface; extras follow.
@@ -214,9 +214,7 @@ void PrintTable(const std::vector<RunResult>& results, const std::string& header
   PrintAligned(level_rows);
 }
 
-bool WriteCsv(const std::string& path, const std::vector<RunResult>& results) {
-  std::ofstream out(path);
-  if (!out) return false;
+bool WriteResultsCsv(const std::string& path, const std::vector<RunResult>& results) {
   auto per_level = [](const RunResult& r) {
     Row row;
     for (int level = 0; level < kMaxLevels; ++level) {
@@ -236,20 +234,13 @@ bool WriteCsv(const std::string& path, const std::vector<RunResult>& results) {
     }
     return row;
   };
-  bool header = true;
+  std::vector<CsvRow> rows;
   for (const RunResult& r : results) {
-    Row row = Columns(r);
+    rows.push_back(Columns(r));
     const Row levels = per_level(r);
-    row.insert(row.end(), levels.begin(), levels.end());
-    if (header) {
-      for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << row[c].first;
-      out << "\n";
-      header = false;
-    }
-    for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << row[c].second;
-    out << "\n";
+    rows.back().insert(rows.back().end(), levels.begin(), levels.end());
   }
-  return static_cast<bool>(out.flush());
+  return WriteCsv(path, rows);
 }
 
 // bound.Ribbon beside the built Ribbons, one line per budget, and its FP

@@ -65,7 +65,7 @@ constexpr double kBudgetTolerancePct = 3.0;
 
 void PrintTable(const std::vector<RunResult>& results, const std::string& header_comment);
 // Returns false if the file could not be written.
-bool WriteCsv(const std::string& path, const std::vector<RunResult>& results);
+bool WriteResultsCsv(const std::string& path, const std::vector<RunResult>& results);
 
 // bound.Ribbon beside the built Ribbons, one line per budget, and its FP
 // rate and checks per miss by level, for `misses` absent keys.

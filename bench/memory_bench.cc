@@ -39,7 +39,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <random>
 #include <string>
@@ -48,6 +47,7 @@
 
 #include "bench/allocator.h"
 #include "bench/bench_util.h"
+#include "bench/csv.h"
 #include "bench/flag_help.h"
 #include "bench/ribbon_bound.h"
 #include "plugin/core/bisect.h"
@@ -78,7 +78,9 @@ namespace {
 namespace rdb = ROCKSDB_NAMESPACE;
 using sstfilter::tools::FormatNumber;
 
+using sstfilter::bench::CsvRow;
 using sstfilter::bench::Fatal;
+using sstfilter::bench::WriteCsv;
 
 // 16-byte key: 8-byte tag, then a bijective mix of (filter, index).
 struct KeyMaker {
@@ -284,16 +286,13 @@ void PrintTable(const std::vector<Row>& rows) {
   for (const auto& row : rows) print_row(row);
 }
 
-void WriteCsv(const std::string& path, const std::vector<Row>& rows) {
-  std::ofstream csv(path);
-  const Row& header = Header();
-  for (size_t c = 0; c < header.size(); ++c) csv << (c ? "," : "") << header[c];
-  csv << "\n";
-  for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) csv << (c ? "," : "") << row[c];
-    csv << "\n";
+void WriteCsvFile(const std::string& path, const std::vector<Row>& rows) {
+  std::vector<CsvRow> named;
+  for (const Row& row : rows) {
+    named.emplace_back();
+    for (size_t c = 0; c < row.size(); ++c) named.back().emplace_back(Header()[c], row[c]);
   }
-  if (!csv) Fatal("cannot write " + path);
+  if (!WriteCsv(path, named)) Fatal("cannot write " + path);
 }
 
 }  // namespace
@@ -312,6 +311,6 @@ int main(int argc, char** argv) {
     for (Row& row : MeasureRange(range, filters)) rows.push_back(std::move(row));
   }
   PrintTable(rows);
-  if (!FLAGS_csv.empty()) WriteCsv(FLAGS_csv, rows);
+  if (!FLAGS_csv.empty()) WriteCsvFile(FLAGS_csv, rows);
   return 0;
 }

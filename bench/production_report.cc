@@ -2,12 +2,14 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 
+#include "bench/csv.h"
 #include "bench/flag_help.h"
+#include "plugin/tools/text_output.h"
 
 namespace sstfilter::bench {
+
+using tools::FormatNumber;
 
 namespace {
 
@@ -64,43 +66,58 @@ void PrintRows(const std::vector<Row>& rows, const std::string& header) {
               " (direct reads: a block-cache miss is a device read)");
 }
 
+namespace {
+
+// The CSV's columns; the first 29 are its stable interface.
+CsvRow CsvColumns(const Row& r) {
+  const WorkloadResult& w = r.result;
+  return {
+      {"policy", r.policy},
+      {"layout", std::string(1, r.layout)},
+      {"budget_bits_per_key", FormatNumber(r.budget, "%g")},
+      {"bits_per_key", FormatNumber(r.bits_per_key, "%.4f")},
+      {"alloc_bits_per_key", FormatNumber(r.alloc_bits_per_key, "%.4f")},
+      {"filter_bytes", std::to_string(r.filter_bytes)},
+      {"block_cache_bytes", std::to_string(r.cache_bytes)},
+      {"files_per_level", r.shape},
+      {"files_per_miss", FormatNumber(r.files_per_miss, "%.3f")},
+      {"hit_percent", std::to_string(r.hit_percent)},
+      {"threads", std::to_string(r.threads)},
+      {"ops_per_sec", FormatNumber(w.OpsPerSecond(), "%.1f")},
+      {"device_reads_per_lookup", FormatNumber(PerOp(w.counters.device_reads(), w), "%.5f")},
+      {"os_reads_per_lookup", FormatNumber(PerOp(w.counters[ReadCounters::kOsReads], w), "%.5f")},
+      {"os_read_kib_per_lookup",
+       FormatNumber(PerOp(w.counters[ReadCounters::kOsReadBytes], w) / 1024, "%.3f")},
+      {"wasted_reads_per_miss", FormatNumber(r.wasted_per_miss, "%.6f")},
+      {"workload_wasted_reads_per_miss", FormatNumber(WastedPerMiss(w), "%.6f")},
+      {"hit_mean_us", FormatNumber(w.hit_latency.mean_us, "%.2f")},
+      {"hit_p50_us", FormatNumber(w.hit_latency.p50_us, "%.2f")},
+      {"hit_p99_us", FormatNumber(w.hit_latency.p99_us, "%.2f")},
+      {"hit_p999_us", FormatNumber(w.hit_latency.p999_us, "%.2f")},
+      {"miss_mean_us", FormatNumber(w.miss_latency.mean_us, "%.2f")},
+      {"miss_p50_us", FormatNumber(w.miss_latency.p50_us, "%.2f")},
+      {"miss_p99_us", FormatNumber(w.miss_latency.p99_us, "%.2f")},
+      {"miss_p999_us", FormatNumber(w.miss_latency.p999_us, "%.2f")},
+      {"data_cache_hit_ratio",
+       FormatNumber(Ratio(w.counters[ReadCounters::kDataHit], w.counters[ReadCounters::kDataMiss]),
+                    "%.4f")},
+      {"index_cache_hit_ratio",
+       FormatNumber(Ratio(w.counters[ReadCounters::kIndexHit], w.counters[ReadCounters::kIndexMiss]),
+                    "%.4f")},
+      {"filter_cache_hit_ratio",
+       FormatNumber(
+           Ratio(w.counters[ReadCounters::kFilterHit], w.counters[ReadCounters::kFilterMiss]),
+           "%.4f")},
+      {"setting", r.setting},
+  };
+}
+
+}  // namespace
+
 bool WriteRowsCsv(const std::string& path, const std::vector<Row>& rows, const std::string& header) {
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial);
-    if (!out) return false;
-    out << header;
-    out << "policy,layout,budget_bits_per_key,bits_per_key,alloc_bits_per_key,filter_bytes,"
-           "block_cache_bytes,files_per_level,files_per_miss,hit_percent,threads,ops_per_sec,"
-           "device_reads_per_lookup,os_reads_per_lookup,os_read_kib_per_lookup,"
-           "wasted_reads_per_miss,workload_wasted_reads_per_miss,hit_mean_us,hit_p50_us,hit_p99_us,hit_p999_us,miss_mean_us,"
-           "miss_p50_us,miss_p99_us,miss_p999_us,data_cache_hit_ratio,index_cache_hit_ratio,"
-           "filter_cache_hit_ratio,setting\n";
-    for (const Row& r : rows) {
-      const WorkloadResult& w = r.result;
-      char buf[1024];
-      std::snprintf(
-          buf, sizeof(buf),
-          "%s,%c,%g,%.4f,%.4f,%llu,%llu,%s,%.3f,%d,%d,%.1f,%.5f,%.5f,%.3f,%.6f,%.6f,%.2f,%.2f,%.2f,"
-          "%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.4f,%.4f,",
-          r.policy.c_str(), r.layout, r.budget, r.bits_per_key, r.alloc_bits_per_key,
-          static_cast<unsigned long long>(r.filter_bytes),
-          static_cast<unsigned long long>(r.cache_bytes), r.shape.c_str(), r.files_per_miss,
-          r.hit_percent, r.threads, w.OpsPerSecond(), PerOp(w.counters.device_reads(), w),
-          PerOp(w.counters[ReadCounters::kOsReads], w), PerOp(w.counters[ReadCounters::kOsReadBytes], w) / 1024,
-          r.wasted_per_miss, WastedPerMiss(w), w.hit_latency.mean_us, w.hit_latency.p50_us, w.hit_latency.p99_us,
-          w.hit_latency.p999_us, w.miss_latency.mean_us, w.miss_latency.p50_us,
-          w.miss_latency.p99_us, w.miss_latency.p999_us,
-          Ratio(w.counters[ReadCounters::kDataHit], w.counters[ReadCounters::kDataMiss]),
-          Ratio(w.counters[ReadCounters::kIndexHit], w.counters[ReadCounters::kIndexMiss]),
-          Ratio(w.counters[ReadCounters::kFilterHit], w.counters[ReadCounters::kFilterMiss]));
-      out << buf << r.setting << "\n";
-    }
-    if (!out.flush()) return false;
-  }
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  return !ec;
+  std::vector<CsvRow> named;
+  for (const Row& r : rows) named.push_back(CsvColumns(r));
+  return WriteCsv(path, named, header);
 }
 
 void PlotRows(const std::string& csv, const std::string& png) {
