@@ -510,7 +510,8 @@ std::string HeaderComment() {
   return comment;
 }
 
-int Main() {
+// Refuses bad flags with a message before any database is built.
+void CheckFlags() {
   if (FLAGS_keys == 0 || FLAGS_keys >= (1ULL << 62)) Fatal("--keys must be positive");
   if (FLAGS_value_bytes < 0 || FLAGS_multiget_batch < 1) Fatal("bad --value_bytes or --multiget_batch");
   if (!(FLAGS_level_multiplier > 1 && FLAGS_level_multiplier <= 1000)) {
@@ -528,7 +529,29 @@ int Main() {
     Fatal("--csv and --plot name the same file");
   }
   if (!FLAGS_plot.empty() && FLAGS_csv.empty()) Fatal("--plot needs --csv (it plots the CSV)");
+}
 
+// Status 1 if any run lost a present key; warns about budgets missed.
+int CheckResults(const std::vector<RunResult>& results) {
+  int status = 0;
+  for (const RunResult& r : results) {
+    if (r.hits_not_found > 0) {
+      std::fprintf(stderr, "[lsm_bench] !!!!! FAILED: %s @%g lost %llu present keys\n",
+                   r.policy.c_str(), r.budget_bits_per_key,
+                   static_cast<unsigned long long>(r.hits_not_found));
+      status = 1;
+    }
+    if (r.has_filter && std::fabs(r.BudgetDeviationPct()) > kBudgetTolerancePct) {
+      std::fprintf(stderr, "[lsm_bench] WARNING: %s @%g uses %.3f %sbits per key, %+.1f%% off budget\n",
+                   r.policy.c_str(), r.budget_bits_per_key, r.BudgetedBitsPerKey(),
+                   r.alloc_budget ? "allocated " : "", r.BudgetDeviationPct());
+    }
+  }
+  return status;
+}
+
+int Main() {
+  CheckFlags();
   const auto wall_start = Clock::now();
   ParseRewriteSteps(FLAGS_rewrite_steps);  // refuses a bad list before any database is built
   std::vector<PolicySpec> specs = ParseSpecs();
@@ -576,21 +599,7 @@ int Main() {
   if (!FLAGS_plot.empty()) PlotLsmBench(FLAGS_csv, FLAGS_plot);
   std::fprintf(stderr, "[lsm_bench] done: %zu runs in %.1f s\n", results.size(), Seconds(wall_start));
 
-  int status = 0;
-  for (const RunResult& r : results) {
-    if (r.hits_not_found > 0) {
-      std::fprintf(stderr, "[lsm_bench] !!!!! FAILED: %s @%g lost %llu present keys\n",
-                   r.policy.c_str(), r.budget_bits_per_key,
-                   static_cast<unsigned long long>(r.hits_not_found));
-      status = 1;
-    }
-    if (r.has_filter && std::fabs(r.BudgetDeviationPct()) > kBudgetTolerancePct) {
-      std::fprintf(stderr, "[lsm_bench] WARNING: %s @%g uses %.3f %sbits per key, %+.1f%% off budget\n",
-                   r.policy.c_str(), r.budget_bits_per_key, r.BudgetedBitsPerKey(),
-                   r.alloc_budget ? "allocated " : "", r.BudgetDeviationPct());
-    }
-  }
-  return status;
+  return CheckResults(results);
 }
 
 }  // namespace

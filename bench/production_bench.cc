@@ -498,7 +498,8 @@ std::vector<PolicySpec> Specs(const Shape& loaded, char layout) {
   return specs;
 }
 
-int Main() {
+// Refuses bad flags with a message before anything is loaded.
+void CheckFlags() {
   if (FLAGS_keys < 1000 || FLAGS_keys >= (1ULL << 40)) Fatal("--keys must be in [1000, 2^40)");
   if (FLAGS_value_bytes < 2 || FLAGS_ops == 0) Fatal("need --value_bytes >= 2 and --ops > 0");
   if (FLAGS_l0_files < 0 || FLAGS_l0_files * KeysPerL0File() >= FLAGS_keys) {
@@ -522,16 +523,18 @@ int Main() {
   }
   if (!FLAGS_csv.empty() && FLAGS_csv == FLAGS_plot) Fatal("--csv and --plot name the same file");
   if (!FLAGS_plot.empty() && FLAGS_csv.empty()) Fatal("--plot needs --csv (it plots the CSV)");
-  for (const std::string& policy : Policies()) {  // before any load
+  for (const std::string& policy : Policies()) {  // names only; empty ones are refused there
     PolicySpec spec;
     std::string error;
-    if (policy.empty() || policy == "none" ||
-        !MakePolicySpec(policy, "10", 10, {1000, -1}, &spec, &error)) {
+    if (policy == "none" || !MakePolicySpec(policy, "10", 10, {1000, -1}, &spec, &error)) {
       Fatal("bad policy '" + policy + "' in --policies: " + (error.empty() ? "a filter is needed" : error));
     }
   }
-  const auto wall_start = Clock::now();
+}
 
+// The database directory under --db_dir (or a temporary root), loaded by
+// this run or, with the same load flags, by an earlier one.
+std::string LoadedDb() {
   std::string root = FLAGS_db_dir;
   if (root.empty()) {
     char tmpl[] = "/var/tmp/production_bench.XXXXXX";
@@ -549,6 +552,26 @@ int Main() {
     Load(dir);
     std::ofstream(root + "/" + kMarker) << "loaded\n" << LoadSignature() << "\n";
   }
+  return dir;
+}
+
+// Budgets are checked on the first workload's rows (the filters are the
+// same for every workload of a policy and layout).
+void WarnOffBudget(const std::vector<Row>& rows) {
+  for (const Row& row : rows) {
+    if (std::fabs(row.BudgetDeviationPct()) > 3.0 && row.hit_percent == rows[0].hit_percent &&
+        row.threads == rows[0].threads) {
+      std::fprintf(stderr, "[%s] WARNING: %s @%g layout %c uses %.3f bits per key, %+.1f%% off budget\n",
+                   kProgram, row.policy.c_str(), row.budget, row.layout, row.BudgetedBitsPerKey(),
+                   row.BudgetDeviationPct());
+    }
+  }
+}
+
+int Main() {
+  CheckFlags();
+  const auto wall_start = Clock::now();
+  const std::string dir = LoadedDb();
   Shape loaded;
   {
     rdb::Options options = DbOptions(nullptr, 'a', 8 << 20, nullptr);
@@ -588,16 +611,8 @@ int Main() {
   }
   if (!FLAGS_plot.empty()) PlotRows(FLAGS_csv, FLAGS_plot);
   std::fprintf(stderr, "[%s] done: %zu rows in %.0f s\n", kProgram, rows.size(), Seconds(wall_start));
-  int status = 0;
-  for (const Row& row : rows) {
-    if (std::fabs(row.BudgetDeviationPct()) > 3.0 && row.hit_percent == rows[0].hit_percent &&
-        row.threads == rows[0].threads) {
-      std::fprintf(stderr, "[%s] WARNING: %s @%g layout %c uses %.3f bits per key, %+.1f%% off budget\n",
-                   kProgram, row.policy.c_str(), row.budget, row.layout, row.BudgetedBitsPerKey(),
-                   row.BudgetDeviationPct());
-    }
-  }
-  return status;
+  WarnOffBudget(rows);
+  return 0;
 }
 
 }  // namespace
