@@ -76,6 +76,7 @@ DEFINE_uint64(seed, 1, "Seed for the filter sizes and keys.");
 namespace {
 
 namespace rdb = ROCKSDB_NAMESPACE;
+using sstfilter::kBlockTrailerBytes;
 using sstfilter::tools::FormatNumber;
 
 using sstfilter::bench::CsvRow;
@@ -99,7 +100,8 @@ struct Measured {
   double FilterBitsPerKey() const { return 8.0 * filter_bytes / keys; }
   double AllocBitsPerKey() const { return 8.0 * alloc_bytes / keys; }
   double SlackPct() const {
-    return 100.0 * (alloc_bytes - filter_bytes - 5.0 * FLAGS_num_filters) / filter_bytes;
+    const double trailers = static_cast<double>(kBlockTrailerBytes) * FLAGS_num_filters;
+    return 100.0 * (alloc_bytes - filter_bytes - trailers) / filter_bytes;
   }
   double FpRate() const {
     if (!std::isnan(expected_fp_rate)) return expected_fp_rate;

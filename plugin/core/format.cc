@@ -78,8 +78,8 @@ void EncodeTrailer(const Trailer& t, char* block, size_t payload_bytes) {
 }
 
 bool ParseBlock(const char* data, size_t len_bytes, ParsedBlock* out) {
-  if (data == nullptr || len_bytes < 5) return false;
-  if (static_cast<uint8_t>(data[len_bytes - 5]) == kVersionByteV3) {
+  if (data == nullptr || len_bytes < kVersionByteFromEnd) return false;
+  if (static_cast<uint8_t>(data[len_bytes - kVersionByteFromEnd]) == kVersionByteV3) {
     return ParseBlockV3(data, len_bytes, out);
   }
   if (len_bytes < kTrailerBytesV2) return false;

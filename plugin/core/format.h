@@ -58,6 +58,8 @@ constexpr uint8_t kFormatVersion = 3;  // what the builder writes by default
 constexpr uint8_t kVersionByteV1 = 0x01;
 constexpr uint8_t kVersionByteV2 = 0x82;
 constexpr uint8_t kVersionByteV3 = 0x83;
+// Every version's version byte is at len - 5, RocksDB's marker byte.
+constexpr size_t kVersionByteFromEnd = 5;
 constexpr size_t kTrailerBytesV2 = 16;  // versions 1 and 2
 constexpr size_t kTrailerBytesV3 = 8;
 constexpr size_t kTrailerBytes = kTrailerBytesV3;  // what the builder writes by default
@@ -105,8 +107,8 @@ bool ParseBlock(const char* data, size_t len_bytes, ParsedBlock* out);
 // RocksDB's built-in filters, which never have 0x82 or 0x83 there. What
 // decides which reader a block under the shared family name gets.
 inline bool HasSstFilterVersionByte(const char* data, size_t len_bytes) {
-  if (len_bytes < 5) return false;
-  const uint8_t b = static_cast<uint8_t>(data[len_bytes - 5]);
+  if (len_bytes < kVersionByteFromEnd) return false;
+  const uint8_t b = static_cast<uint8_t>(data[len_bytes - kVersionByteFromEnd]);
   return (b == kVersionByteV2 && len_bytes >= kTrailerBytesV2) ||
          (b == kVersionByteV3 && len_bytes >= kTrailerBytesV3);
 }

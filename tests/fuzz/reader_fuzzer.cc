@@ -61,7 +61,7 @@ void Check(bool ok, const char* what) {
 // Rewrites the check of the trailer at the end of block[0..len) so the
 // fuzzed fields are trusted as they are.
 void ForgeCheck(char* block, size_t len) {
-  if (len >= kTrailerBytesV3 && static_cast<uint8_t>(block[len - 5]) == kVersionByteV3) {
+  if (len >= kTrailerBytesV3 && static_cast<uint8_t>(block[len - kVersionByteFromEnd]) == kVersionByteV3) {
     const char* t = block + len - kTrailerBytesV3;
     Trailer trailer;
     trailer.kind = static_cast<FilterKind>(static_cast<uint8_t>(t[0]) & 0x0F);
