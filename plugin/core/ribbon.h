@@ -62,9 +62,9 @@
 // Query: one 2-bit code (a small array, ~1/(64 r) of the filter) and two
 // adjacent blocks: 16 r bytes, e.g. 64 bytes at r = 4, 128 at r = 8; a
 // negative query usually stops at the first or second column. About 5% of
-// absent keys continue to a second layer. Measured 24-31 ns single and
-// 21-27 ns batched per negative query at 1M keys, 4-20 bits/key (includes
-// XXH3 of a 16-byte key; rocksdb.Ribbon: 32-39 and 26-38).
+// absent keys continue to a second layer. Query and build times against
+// rocksdb.Ribbon at the same memory: docs/BENCHMARKS.md
+// (bench/ribbon_vs_rocksdb.sh).
 //
 // Construction (ribbon_builder.cc, ribbon_band.h): a counting sort of the
 // hashes by bump group (bucket, offset < t1 | < t2 | rest), scattered into
@@ -73,11 +73,9 @@
 // groups before its spill grows past 40 slots; a limit of 48 measured 16
 // elimination steps per key against BuRR's ~21 at 0.95 slots per key, 40
 // fewer still) and the layer's two halves interleaved (two independent
-// dependency chains). Build time per key against rocksdb.Ribbon at the
-// same memory (bench/ribbon_vs_rocksdb.sh, docs/BENCHMARKS.md):
-// 0.59-0.69x at 1M keys, 0.78-0.87x at 10K, 4-20 bits/key. Temporary
-// memory: ~21 bytes per key at 1M and 100M including the 8-byte hashes
-// (rocksdb.Ribbon ~28.5-28.9), 22 at 10K (26.6-28.6).
+// dependency chains). Temporary memory: ~21 bytes per key at 1M and 100M
+// including the 8-byte hashes (rocksdb.Ribbon ~28.5-28.9), 22 at 10K
+// (26.6-28.6).
 //
 // Kernel contracts: all functions take the filter hash g (already seeded) of
 // one layer; `data` points at the payload, which the reader validated.

@@ -32,8 +32,8 @@ struct Tuning {
   // groups when more than max_lead of its keys would spill past it, and
   // only groups whose offsets the spill into it covers with lead_margin
   // to spare. 48: 16 walk steps per key instead of 21, +0.03% empty slots.
-  // 40: build 69-79 instead of 83-93 ns/key at 10K keys, 4-16 bits/key
-  // (filter_bench, same run), overhead within noise of 48's at 10K and 1M.
+  // 40 builds faster still (fewer keys walk far), with overhead within
+  // noise of 48's at 10K and 1M keys.
   int64_t max_lead = 40;
   int64_t lead_margin = 4;
   // Layers of at least twice this many buckets are banded as two
