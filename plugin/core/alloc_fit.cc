@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "plugin/core/bisect.h"
+
 namespace sstfilter {
 namespace {
 
@@ -11,16 +13,7 @@ constexpr double kBalanceUnit = 4294967296.0;  // 2^32, as RocksDB's balance
 // The largest usable size below `cls` among requests >= `floor`, or 0.
 size_t ClassBelow(size_t (*usable)(size_t), size_t cls, size_t floor) {
   if (floor == 0 || usable(floor) >= cls) return 0;
-  size_t lo = floor, hi = cls - 1;  // usable(lo) < cls; find the largest such
-  while (lo < hi) {
-    const size_t mid = lo + (hi - lo + 1) / 2;
-    if (usable(mid) < cls) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return usable(lo);
+  return usable(LastWhere(floor, cls - 1, [&](size_t n) { return usable(n) < cls; }));
 }
 
 // How much more FP rate a byte buys between the two candidate lengths than

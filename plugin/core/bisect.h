@@ -1,8 +1,9 @@
-// Bisection on a monotone predicate, the one loop behind every "find the
+// Bisection on a monotone predicate, the loops behind every "find the
 // setting that gives this FP rate / this memory" search in core, tools and
-// bench.
+// bench: one over real numbers, one over integers.
 #pragma once
 
+#include <cstddef>
 #include <utility>
 
 namespace sstfilter {
@@ -18,6 +19,22 @@ std::pair<double, double> Bisect(double lo, double hi, int steps, const Holds& h
     (holds(mid) ? hi : lo) = mid;
   }
   return {lo, hi};
+}
+
+// The largest x in [lo, hi] where `holds` is true, for a predicate that is
+// true from lo up to some point and false after it (holds(lo) is taken as
+// true, not evaluated). Integers: log2(hi - lo) evaluations.
+template <typename Holds>
+size_t LastWhere(size_t lo, size_t hi, const Holds& holds) {
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo + 1) / 2;
+    if (holds(mid)) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
 }
 
 }  // namespace sstfilter

@@ -206,19 +206,13 @@ void ChooseBits(double lambda, bool allow_no_filter, Term* t) {
   // Along the hull fp falls ever more slowly; the cost falls while a step's
   // fp drop times checks is at least its bits times the price.
   const double price = lambda * t->share;
-  size_t lo = 0, hi = hull.size() - 1;  // the answer lies in [lo, hi]
-  while (lo < hi) {
-    const size_t mid = (lo + hi + 1) / 2;
-    const HullPoint& a = hull[mid - 1];
-    const HullPoint& b = hull[mid];
-    if (t->checks * (a.fp - b.fp) >= price * (b.bits - a.bits)) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  t->bits = hull[lo].bits;
-  t->kind = hull[lo].kind;
+  const size_t best = LastWhere(0, hull.size() - 1, [&](size_t i) {
+    const HullPoint& a = hull[i - 1];
+    const HullPoint& b = hull[i];
+    return t->checks * (a.fp - b.fp) >= price * (b.bits - a.bits);
+  });
+  t->bits = hull[best].bits;
+  t->kind = hull[best].kind;
 }
 
 double Spend(const std::vector<Term>& terms) {
