@@ -64,8 +64,10 @@ run_policy() {  # $1: label, $2: filter_policy value
     --key_size=20 --value_size=400 --seed=1 --use_existing_db --benchmarks=readmissing \
     --reads="$READS" --statistics < /dev/null > "$OUT/db_bench_la_${label}_read.txt" 2>&1
   "$TOOL" inspect --progress=never "$WORK/db" > "$OUT/db_bench_la_${label}_inspect.txt" 2>&1 || true
-  # LevelAware's plan for every file it built (one LOG line each).
-  grep 'sstfilter.LevelAware: L' "$WORK/db/LOG" > "$OUT/db_bench_la_${label}_plans.txt" || true
+  # LevelAware's plan for every file it built (one LOG line each), from the
+  # load's LOG too: each db_bench run renames the LOG before it to LOG.old.*.
+  local logs; logs=("$WORK"/db/LOG.old.* "$WORK/db/LOG")
+  grep -h 'sstfilter.LevelAware: L' "${logs[@]}" > "$OUT/db_bench_la_${label}_plans.txt" 2>/dev/null || true
   local out="$OUT/db_bench_la_${label}_read.txt"
   local fp=$(( $(db_bench_ticker bloom.filter.full.positive "$out") -
                $(db_bench_ticker bloom.filter.full.true.positive "$out") ))
