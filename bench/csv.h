@@ -2,6 +2,8 @@
 // columns, then one line per row, cells separated by commas.
 #pragma once
 
+#include <cstddef>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -16,29 +18,42 @@ namespace sstfilter::bench {
 // cannot drift; every row of a file has the same columns.
 using CsvRow = std::vector<std::pair<std::string, std::string>>;
 
+inline std::vector<std::string> ColumnNames(const CsvRow& row) {
+  std::vector<std::string> names;
+  for (const auto& cell : row) names.push_back(cell.first);
+  return names;
+}
+
 // Writes `preamble` (comment lines starting with '#', or nothing), the
-// column names of rows[0], then every row, to path.partial, and renames it
-// to path once complete: a plot or script never reads half a file. False on
-// any I/O error. No cell may hold a comma.
-inline bool WriteCsv(const std::string& path, const std::vector<CsvRow>& rows,
-                     const std::string& preamble = "") {
-  const std::string partial = path + ".partial";
+// column names (no line if there are none), then every row's cells. A
+// regular file (or a new one) is written as path.partial and renamed to
+// path once complete, so a plot or script never reads half a file; anything
+// else (/dev/stdout, a pipe) is written directly. False on any I/O error.
+// No cell may hold a comma.
+inline bool WriteCsv(const std::string& path, const std::vector<std::string>& columns,
+                     const std::vector<CsvRow>& rows, const std::string& preamble = "") {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  const bool direct = !ec && std::filesystem::exists(status) &&
+                      !std::filesystem::is_regular_file(status);
+  const std::string target = direct ? path : path + ".partial";
   {
-    std::ofstream out(partial);
+    std::ofstream out(target);
     if (!out) return false;
     out << preamble;
-    if (!rows.empty()) {
-      for (size_t c = 0; c < rows[0].size(); ++c) out << (c ? "," : "") << rows[0][c].first;
-      out << "\n";
-    }
+    for (size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << columns[c];
+    if (!columns.empty()) out << "\n";
     for (const CsvRow& row : rows) {
       for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << row[c].second;
       out << "\n";
     }
-    if (!out.flush()) return false;
+    if (!out.flush()) {
+      if (!direct) std::remove(target.c_str());
+      return false;
+    }
   }
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
+  if (direct) return true;
+  std::filesystem::rename(target, path, ec);
   return !ec;
 }
 

@@ -66,8 +66,9 @@ run_policy() {  # $1: label, $2: filter_policy value
   "$TOOL" inspect --progress=never "$WORK/db" > "$OUT/db_bench_la_${label}_inspect.txt" 2>&1 || true
   # LevelAware's plan for every file it built (one LOG line each), from the
   # load's LOG too: each db_bench run renames the LOG before it to LOG.old.*.
-  local logs; logs=("$WORK"/db/LOG.old.* "$WORK/db/LOG")
-  grep -h 'sstfilter.LevelAware: L' "${logs[@]}" > "$OUT/db_bench_la_${label}_plans.txt" 2>/dev/null || true
+  local log logs=()
+  for log in "$WORK"/db/LOG.old.* "$WORK/db/LOG"; do [ -e "$log" ] && logs+=("$log"); done
+  grep -h 'sstfilter.LevelAware: L' "${logs[@]}" > "$OUT/db_bench_la_${label}_plans.txt" || true
   local out="$OUT/db_bench_la_${label}_read.txt"
   local fp=$(( $(db_bench_ticker bloom.filter.full.positive "$out") -
                $(db_bench_ticker bloom.filter.full.true.positive "$out") ))

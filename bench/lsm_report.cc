@@ -240,7 +240,7 @@ bool WriteResultsCsv(const std::string& path, const std::vector<RunResult>& resu
     const Row levels = per_level(r);
     rows.back().insert(rows.back().end(), levels.begin(), levels.end());
   }
-  return WriteCsv(path, rows);
+  return WriteCsv(path, rows.empty() ? std::vector<std::string>() : ColumnNames(rows[0]), rows);
 }
 
 // bound.Ribbon beside the built Ribbons, one line per budget, and its FP

@@ -52,6 +52,7 @@
 #include "bench/ribbon_bound.h"
 #include "plugin/core/bisect.h"
 #include "plugin/core/hash.h"
+#include "plugin/core/alloc_fit.h"
 #include "plugin/core/block_allocation.h"
 #include "plugin/rocksdb/compat.h"
 #include "plugin/tools/policy_factory.h"
@@ -294,7 +295,7 @@ void WriteCsvFile(const std::string& path, const std::vector<Row>& rows) {
     named.emplace_back();
     for (size_t c = 0; c < row.size(); ++c) named.back().emplace_back(Header()[c], row[c]);
   }
-  if (!WriteCsv(path, named)) Fatal("cannot write " + path);
+  if (!WriteCsv(path, Header(), named)) Fatal("cannot write " + path);
 }
 
 }  // namespace

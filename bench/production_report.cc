@@ -9,9 +9,9 @@
 
 namespace sstfilter::bench {
 
-using tools::FormatNumber;
-
 namespace {
+
+using tools::FormatNumber;
 
 double PerOp(uint64_t count, const WorkloadResult& r) {
   const uint64_t ops = r.hits + r.misses;
@@ -117,7 +117,7 @@ CsvRow CsvColumns(const Row& r) {
 bool WriteRowsCsv(const std::string& path, const std::vector<Row>& rows, const std::string& header) {
   std::vector<CsvRow> named;
   for (const Row& r : rows) named.push_back(CsvColumns(r));
-  return WriteCsv(path, named, header);
+  return WriteCsv(path, ColumnNames(CsvColumns(Row{})), named, header);
 }
 
 void PlotRows(const std::string& csv, const std::string& png) {

@@ -46,6 +46,10 @@ fi
 # The files to check, and the flags beyond -std and the include paths.
 if [ "$PLUGIN" = 1 ]; then
   files=($(sed -n 's/^sstfilter_SOURCES = //p' sstfilter.mk))
+  [ "${#files[@]}" -gt 0 ] || { echo "no sstfilter_SOURCES line in sstfilter.mk" >&2; exit 2; }
+  # RocksDB's make adds the plugin's directory and RocksDB's own to the
+  # include path, not this repository's include/.
+  includes=(-I.)
   flags=(-fno-rtti -DNDEBUG -DROCKSDB_PLATFORM_POSIX -DROCKSDB_LIB_IO_POSIX -DOS_LINUX
          -W -Wextra -Wall -Wsign-compare -Wshadow -Wunused-parameter -Woverloaded-virtual
          -Wnon-virtual-dtor -Wno-missing-field-initializers)
@@ -55,6 +59,7 @@ else
     case "$f" in tests/consumer/*) continue ;; esac
     grep -qE 'rocksdb/|plugin/rocksdb/|plugin/tools/|bench/' "$f" && files+=("$f")
   done
+  includes=(-I. -Iinclude)
   flags=(-w -DSSTFILTER_SOURCE_DIR='"."' -DSSTFILTER_TOOL='"sstfilter"')
 fi
 
@@ -66,9 +71,9 @@ for tree in "${trees[@]}"; do
   std="$(rocksdb_cxx_std "$v")"
   failed=(); warned=0
   for f in "${files[@]}"; do
-    if ! g++ -std="$std" -fsyntax-only "${flags[@]}" -I"$tree/include" -I"$tree" -I. -Iinclude \
+    if ! g++ -std="$std" -fsyntax-only "${flags[@]}" -I"$tree/include" -I"$tree" "${includes[@]}" \
         "$f" 2>"$err"; then
-      failed+=("$f: $(grep -m1 'error' "$err" | cut -c1-160)")
+      failed+=("$f: $(grep -m1 'error' "$err" | cut -c1-160 || true)")
       [ "$PLUGIN" = 0 ] || cat "$err" >&2
     elif [ -s "$err" ]; then
       warned=$((warned + 1)); echo "warnings: $f" >&2; cat "$err" >&2

@@ -73,9 +73,8 @@
 // groups before its spill grows past 40 slots; a limit of 48 measured 16
 // elimination steps per key against BuRR's ~21 at 0.95 slots per key, 40
 // fewer still) and the layer's two halves interleaved (two independent
-// dependency chains). Temporary memory: ~21 bytes per key at 1M and 100M
-// including the 8-byte hashes (rocksdb.Ribbon ~28.5-28.9), 22 at 10K
-// (26.6-28.6).
+// dependency chains). Temporary memory: ~21-22 bytes per key including
+// the 8-byte hashes, against ~27-29 for rocksdb.Ribbon (docs/BENCHMARKS.md).
 //
 // Kernel contracts: all functions take the filter hash g (already seeded) of
 // one layer; `data` points at the payload, which the reader validated.

@@ -85,7 +85,7 @@ struct Stream {
   uint32_t print = 0;          // fingerprint
   uint64_t limit = 0;  // a walk reaching this slot fails (see RunTwo)
   bool live = false;
-  std::vector<uint64_t> pivots;  // slots filled by bucket u so far
+  std::vector<uint64_t> pivots;  // slots filled by the current bucket so far
 };
 
 class LayerBuilder {
@@ -225,12 +225,14 @@ class LayerBuilder {
     return true;
   }
 
-  // Walks both streams one step each in turn until b runs out of buckets
-  // or a reaches its last two. A walk may run through any number of filled
-  // slots, so a's keys must not reach b's slots while b can still undo a
-  // bucket (nor b reduce against rows a may undo): a's walks stop at b's
-  // first slot (a failure: a bumps), and a's last two buckets, whose keys
-  // spill there, wait until b is done.
+  // Walks both streams one step each in turn until the second runs out of
+  // buckets or the first reaches its last two. A walk may run through any
+  // number of filled slots, so the first stream's keys must not reach the
+  // second's slots while the second can still undo a bucket (nor the
+  // second reduce against rows the first may undo): the first stream's
+  // walks stop at the second's first slot (a failure: the key bumps), and
+  // its last two buckets, whose keys spill there, wait until the second is
+  // done.
   //
   // Everything the steps touch is in locals (registers): the inner loop
   // runs until a walk ends, and only then is state stored for EndWalk,

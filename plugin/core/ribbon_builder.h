@@ -28,7 +28,7 @@ struct Tuning {
   // eps = -0.05, keep (0.91 + 0.75 eps) B and (0.78 + 1.30 eps) B.
   uint32_t t1 = 16;
   uint32_t t2 = 36;
-  // Lead control (ribbon_builder.cc, BandBumped): a bucket bumps its lowest
+  // Lead control (ribbon_band.h, StartBucket): a bucket bumps its lowest
   // groups when more than max_lead of its keys would spill past it, and
   // only groups whose offsets the spill into it covers with lead_margin
   // to spare. 48: 16 walk steps per key instead of 21, +0.03% empty slots.

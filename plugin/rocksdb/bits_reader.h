@@ -22,9 +22,9 @@ ROCKSDB_NAMESPACE::FilterBitsReader* NewSstFilterBitsReader(
     const ROCKSDB_NAMESPACE::Slice& contents);
 
 // The reader for any block under the shared family name: sstfilter's own
-// for a block with the version-2 byte at len - 5, else RocksDB's built-in
-// reader (FastLocalBloom, Ribbon, legacy Bloom, always-true or -false), the
-// same code RocksDB's own policies use.
+// for a block with version 2's or 3's byte at len - 5, else RocksDB's
+// built-in reader (FastLocalBloom, Ribbon, legacy Bloom, always-true or
+// -false), the same code RocksDB's own policies use.
 ROCKSDB_NAMESPACE::FilterBitsReader* NewFamilyBitsReader(
     const ROCKSDB_NAMESPACE::Slice& contents);
 

@@ -104,7 +104,7 @@ bool ReadBlock(const FileBytes& file, const BlockHandle& handle, const Footer& f
 }
 
 // Format-1 sstfilter blocks have their own family name; under the shared
-// built-in name, sstfilter's blocks carry the version-2 byte at len - 5.
+// built-in name, sstfilter's blocks carry version 2's or 3's byte at len - 5.
 FilterBlockInfo Describe(const std::string& family, const std::string& contents) {
   if (family == kVersion1FamilyName) return DescribeSstFilterBlock(contents);
   if (HasSstFilterVersionByte(contents.data(), contents.size())) return DescribeSstFilterBlock(contents);

@@ -1,7 +1,7 @@
 // libFuzzer target: untrusted bytes as a filter block, read through the
 // RocksDB adapter (NewSstFilterBitsReader, single and batched MayMatch),
 // through the pure core (VisitFilter), and through the policy's
-// GetFilterBitsReader, which takes a block with the version-2 byte at
+// GetFilterBitsReader, which takes a block with version 2's or 3's byte at
 // len - 5 as sstfilter's and hands any other to RocksDB's built-in reader.
 //
 // A random block almost never carries a valid 32-bit trailer check, so a
