@@ -24,14 +24,21 @@ inline std::vector<std::string> ColumnNames(const CsvRow& row) {
   return names;
 }
 
+inline std::vector<std::string> Cells(const CsvRow& row) {
+  std::vector<std::string> cells;
+  for (const auto& cell : row) cells.push_back(cell.second);
+  return cells;
+}
+
 // Writes `preamble` (comment lines starting with '#', or nothing), the
-// column names (no line if there are none), then every row's cells. A
+// column names (no line if there are none), then every row. A
 // regular file (or a new one) is written as path.partial and renamed to
 // path once complete, so a plot or script never reads half a file; anything
 // else (/dev/stdout, a pipe) is written directly. False on any I/O error.
 // No cell may hold a comma.
 inline bool WriteCsv(const std::string& path, const std::vector<std::string>& columns,
-                     const std::vector<CsvRow>& rows, const std::string& preamble = "") {
+                     const std::vector<std::vector<std::string>>& rows,
+                     const std::string& preamble = "") {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   const bool direct = !ec && std::filesystem::exists(status) &&
@@ -43,8 +50,8 @@ inline bool WriteCsv(const std::string& path, const std::vector<std::string>& co
     out << preamble;
     for (size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << columns[c];
     if (!columns.empty()) out << "\n";
-    for (const CsvRow& row : rows) {
-      for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << row[c].second;
+    for (const std::vector<std::string>& row : rows) {
+      for (size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << row[c];
       out << "\n";
     }
     if (!out.flush()) {

@@ -166,6 +166,7 @@ std::vector<std::string> BuildWarnings() {
   return warnings;
 }
 
+using sstfilter::bench::Cells;
 using sstfilter::bench::ColumnNames;
 using sstfilter::bench::CsvRow;
 using sstfilter::bench::Fatal;
@@ -534,9 +535,11 @@ void PrintTable(const std::vector<Result>& results,
 }
 
 void WriteCsvFile(const std::string& path, const std::vector<Result>& results) {
-  std::vector<CsvRow> rows;
-  for (const Result& r : results) rows.push_back(Columns(r));
-  if (!WriteCsv(path, ColumnNames(Columns(Result{})), rows)) Fatal("cannot write --csv file '" + path + "'");
+  std::vector<std::vector<std::string>> rows;
+  for (const Result& r : results) rows.push_back(Cells(Columns(r)));
+  if (!WriteCsv(path, ColumnNames(Columns(Result{})), rows)) {
+    Fatal("cannot write --csv file '" + path + "'");
+  }
 }
 
 }  // namespace

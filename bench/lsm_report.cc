@@ -234,13 +234,16 @@ bool WriteResultsCsv(const std::string& path, const std::vector<RunResult>& resu
     }
     return row;
   };
-  std::vector<CsvRow> rows;
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
   for (const RunResult& r : results) {
-    rows.push_back(Columns(r));
+    Row row = Columns(r);
     const Row levels = per_level(r);
-    rows.back().insert(rows.back().end(), levels.begin(), levels.end());
+    row.insert(row.end(), levels.begin(), levels.end());
+    if (columns.empty()) columns = ColumnNames(row);
+    rows.push_back(Cells(row));
   }
-  return WriteCsv(path, rows.empty() ? std::vector<std::string>() : ColumnNames(rows[0]), rows);
+  return WriteCsv(path, columns, rows);
 }
 
 // bound.Ribbon beside the built Ribbons, one line per budget, and its FP

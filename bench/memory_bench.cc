@@ -80,7 +80,6 @@ namespace rdb = ROCKSDB_NAMESPACE;
 using sstfilter::kBlockTrailerBytes;
 using sstfilter::tools::FormatNumber;
 
-using sstfilter::bench::CsvRow;
 using sstfilter::bench::Fatal;
 using sstfilter::bench::WriteCsv;
 
@@ -290,12 +289,7 @@ void PrintTable(const std::vector<Row>& rows) {
 }
 
 void WriteCsvFile(const std::string& path, const std::vector<Row>& rows) {
-  std::vector<CsvRow> named;
-  for (const Row& row : rows) {
-    named.emplace_back();
-    for (size_t c = 0; c < row.size(); ++c) named.back().emplace_back(Header()[c], row[c]);
-  }
-  if (!WriteCsv(path, Header(), named)) Fatal("cannot write " + path);
+  if (!WriteCsv(path, Header(), rows)) Fatal("cannot write " + path);
 }
 
 }  // namespace
