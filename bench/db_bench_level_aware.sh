@@ -9,7 +9,9 @@
 # the bits per key LevelAware really spent. Each run then looks up READS
 # absent keys (readmissing). Prints per run: files per level, bits per key,
 # wasted reads per miss, and the highest and lowest bits per key sampled
-# during the load; writes OUT_DIR/db_bench_level_aware.csv.
+# during the load (every SAMPLE_SECONDS, default 2, with how many samples
+# and how many snapshots were retaken); writes
+# OUT_DIR/db_bench_level_aware.csv.
 #
 #   bash bench/db_bench_level_aware.sh [BITS] [NUM] [READS] [OUT_DIR]
 #   (defaults 10, 4000000, 200000, out/; DB_DIR for the databases' parent,
@@ -20,11 +22,13 @@ BITS="${1:-10}"
 NUM="${2:-4000000}"
 READS="${3:-200000}"
 OUT="${4:-$ROOT/out}"
+SAMPLE_SECONDS="${SAMPLE_SECONDS:-2}"
 . "$ROOT/scripts/lib/db_bench.sh"
 db_bench_sstfilter_build "$ROOT"
 db_bench_require db_bench
 mkdir -p "$OUT"
 WORK="$(mktemp -d "${DB_DIR:-/tmp}/sstfilter-db-bench-la.XXXXXX")"
+RETRIES_FILE="$WORK/retries"
 trap 'rm -rf "$WORK"' EXIT
 db_bench_need_disk "$WORK" $((NUM / 2000 * 1024))  # ~500 bytes per key on disk, twice over
 
@@ -35,9 +39,23 @@ use_direct_reads=true
 listeners={sstfilter.LsmShape}" "level_compaction_dynamic_level_bytes=true" "filter_policy=$1"
 }
 
-bits_now() {  # live files' filter bits per key, or empty
-  "$TOOL" inspect --json --progress=never --nochecksums "$WORK/db" 2>/dev/null | tr -d ' \n' |
-    grep -o '"total":{[^}]*}' | grep -o '"bits_per_key":[0-9.]*' | cut -d: -f2
+# The live files' filter bits per key, or empty. A snapshot taken while a
+# job installs its files can list a file deleted before inspect reads it
+# (counted with no entries and no filter), or miss the MANIFEST and list
+# every *.sst: it is not the live files, and is taken again; after five
+# such tries, empty. RETRIES_FILE counts them.
+bits_now() {
+  local json try
+  for try in 1 2 3 4 5; do
+    json="$("$TOOL" inspect --json --progress=never --nochecksums "$WORK/db" 2>/dev/null |
+      tr -d ' \n' || true)"
+    if grep -q '"readable":false\|"levels_from_manifest":false' <<<"$json"; then
+      echo x >> "$RETRIES_FILE"
+      continue
+    fi
+    grep -o '"total":{[^}]*}' <<<"$json" | grep -o '"bits_per_key":[0-9.]*' | cut -d: -f2
+    return
+  done
 }
 
 run_policy() {  # $1: label, $2: filter_policy value
@@ -48,11 +66,13 @@ run_policy() {  # $1: label, $2: filter_policy value
   LD_PRELOAD="$LIB" db_bench --db="$WORK/db" --options_file="$WORK/OPTIONS" --num="$NUM" \
     --key_size=20 --value_size=400 --seed=1 --benchmarks=fillrandom,waitforcompaction \
     < /dev/null > "$OUT/db_bench_la_${label}_fill.txt" 2>&1 &
-  local pid=$! lo="" hi=""
+  local pid=$! lo="" hi="" samples=0
+  : > "$RETRIES_FILE"
   while kill -0 "$pid" 2>/dev/null; do
-    sleep 15
+    sleep "$SAMPLE_SECONDS"
     local b; b="$(bits_now || true)"
     if [ -n "$b" ] && awk -v b="$b" 'BEGIN { exit !(b > 0) }'; then  # files with filters yet
+      samples=$((samples + 1))
       echo "[db_bench_level_aware] $label: loading, live files at $b bits/key" >&2
       lo="$(awk -v a="${lo:-$b}" -v b="$b" 'BEGIN { print (b < a ? b : a) }')"
       hi="$(awk -v a="${hi:-$b}" -v b="$b" 'BEGIN { print (b > a ? b : a) }')"
@@ -76,13 +96,16 @@ run_policy() {  # $1: label, $2: filter_policy value
   SHAPE="$(awk '$1 ~ /^L[0-9]+$/ && NF >= 7 && $2 ~ /^[0-9]+$/ { printf "%s%s:%s", sep, $1, $2; sep = "/" }' \
     "$OUT/db_bench_la_${label}_inspect.txt" | head -1)"
   WASTED="$(awk -v f="$fp" -v n="$READS" 'BEGIN { printf "%.5f", f / n }')"
-  echo "$label,$SHAPE,$BITS_AFTER,${lo:-},${hi:-},$WASTED" >> "$OUT/db_bench_level_aware.csv"
-  printf '%-22s %-28s %8s %8s %8s %10s\n' "$label" "$SHAPE" "$BITS_AFTER" "${lo:--}" "${hi:--}" "$WASTED"
+  local retries; retries="$(wc -l < "$RETRIES_FILE")"
+  echo "$label,$SHAPE,$BITS_AFTER,${lo:-},${hi:-},$samples,$retries,$WASTED" \
+    >> "$OUT/db_bench_level_aware.csv"
+  printf '%-22s %-28s %8s %8s %8s %7s %7s %10s\n' "$label" "$SHAPE" "$BITS_AFTER" "${lo:--}" \
+    "${hi:--}" "$samples" "$retries" "$WASTED"
 }
 
-echo "policy,files_per_level,bits_per_key,load_min_bits_per_key,load_max_bits_per_key,wasted_reads_per_miss" \
+echo "policy,files_per_level,bits_per_key,load_min_bits_per_key,load_max_bits_per_key,load_samples,load_retries,wasted_reads_per_miss" \
   > "$OUT/db_bench_level_aware.csv"
-printf '%-22s %-28s %8s %8s %8s %10s\n' policy files_per_level bits load_min load_max wasted
+printf '%-22s %-28s %8s %8s %8s %7s %7s %10s\n' policy files_per_level bits load_min load_max samples retries wasted
 run_policy "LevelAware:$BITS" "sstfilter.LevelAware:$BITS"
 run_policy "Ribbon:$BITS_AFTER" "sstfilter.Ribbon:$BITS_AFTER"
 echo "[db_bench_level_aware] wrote $OUT/db_bench_level_aware.csv" >&2
