@@ -190,6 +190,29 @@ TEST(FilterBlockInfoTest, PredictsFromTheKeysOfEitherVersion) {
   }
 }
 
+// `sstfilter inspect` predicts a version-2 block from the keys it records
+// and a version-3 block from its table's entries: a table of 5000 entries
+// whose filter holds 3000 keys (prefixes, or keys the filter dedups) shows
+// which count each took.
+TEST(FilterBlockInfoTest, InspectPredictsVersion2FromItsCountAndVersion3FromTheTable) {
+  for (uint8_t version : {2, 3}) {
+    FilterBuilder b(FilterConfig{FilterKind::kRibbon, 10, 1, version});
+    for (int i = 0; i < 3000; ++i) {
+      const std::string k = "k" + std::to_string(i);
+      b.AddKeyHash(HashKey(k.data(), k.size()));
+    }
+    size_t len = 0;
+    auto block = b.Finish(&len);
+    const FilterBlockInfo info = DescribeSstFilterBlock(std::string_view(block.get(), len));
+    ASSERT_TRUE(info.usable) << info.problem;
+    const double from_filter = PredictSstFilterFpRate(info, 3000, len);
+    const double from_table = PredictSstFilterFpRate(info, 5000, len);
+    ASSERT_LT(from_filter, from_table);  // the two counts give different predictions
+    EXPECT_DOUBLE_EQ(PredictBlockFpRate(info, 5000, len), version == 2 ? from_filter : from_table)
+        << +version;
+  }
+}
+
 TEST(BlockChecksumTest, Crc32cKnownAnswer) {
   EXPECT_EQ(Crc32c(0, "123456789"), 0xE3069283u);  // RFC 3720's check value
 }

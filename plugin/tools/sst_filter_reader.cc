@@ -111,14 +111,6 @@ FilterBlockInfo Describe(const std::string& family, const std::string& contents)
   return DescribeBuiltinFilterBlock(contents);
 }
 
-double Predict(const FilterBlockInfo& info, uint64_t entries, size_t bytes) {
-  if (!info.usable) return 1.0;
-  if (info.encoding == FilterEncoding::kSstFilter) {
-    return PredictSstFilterFpRate(info, info.has_num_keys ? info.num_keys : entries, bytes);
-  }
-  return PredictBuiltinFpRate(info, entries, bytes);
-}
-
 // Marks the report's filter as damaged: RocksDB fails reads of it (bad
 // checksum) or never finds it; either way it saves no read.
 void Damaged(SstFilterReport* r, const std::string& what) {
@@ -169,7 +161,8 @@ void ReadPartitioned(const FileBytes& file, const Footer& footer, const MetaInde
                             ? static_cast<double>(info.num_keys)
                             : static_cast<double>(r->entries) * static_cast<double>(partitions[i].size) /
                                   static_cast<double>(std::max<uint64_t>(total_bytes, 1));
-    fp_sum += keys * Predict(info, static_cast<uint64_t>(std::llround(keys)), contents.size());
+    fp_sum += keys * PredictBlockFpRate(info, static_cast<uint64_t>(std::llround(keys)),
+                                        contents.size());
     keys_sum += keys;
   }
   r->block.usable = usable;
@@ -255,6 +248,14 @@ const MetaIndexEntry* FindFilterEntry(const std::vector<MetaIndexEntry>& entries
 
 }  // namespace
 
+double PredictBlockFpRate(const FilterBlockInfo& info, uint64_t table_entries, size_t bytes) {
+  if (!info.usable) return 1.0;
+  if (info.encoding == FilterEncoding::kSstFilter) {
+    return PredictSstFilterFpRate(info, info.has_num_keys ? info.num_keys : table_entries, bytes);
+  }
+  return PredictBuiltinFpRate(info, table_entries, bytes);
+}
+
 SstFilterReport ReadSstFilter(const std::string& path, bool verify_checksums) {
   SstFilterReport r;
   r.path = path;
@@ -299,7 +300,7 @@ SstFilterReport ReadSstFilter(const std::string& path, bool verify_checksums) {
   }
   r.block = Describe(r.family, contents);
   r.described = true;
-  r.predicted_fp_rate = Predict(r.block, r.entries, contents.size());
+  r.predicted_fp_rate = PredictBlockFpRate(r.block, r.entries, contents.size());
   return r;
 }
 

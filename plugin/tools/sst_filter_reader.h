@@ -46,6 +46,11 @@ struct SstFilterReport {
 // kBuiltinNameAndAliases).
 bool IsBuiltinFamily(const std::string& family);
 
+// The FP rate of one filter block of `bytes` in a table of `table_entries`:
+// an sstfilter block that records its keys (versions 1 and 2) is predicted
+// from them, any other block from the table's entries; 1 if not usable.
+double PredictBlockFpRate(const FilterBlockInfo& info, uint64_t table_entries, size_t bytes);
+
 // `verify_checksums`: check each filter block's trailer checksum (reads the
 // whole block; without it, only the last bytes are needed, but they are
 // read whole anyway to predict from them).
