@@ -570,6 +570,10 @@ int Main() {
     g_root = root;
     g_created_root = true;
     std::atexit(RemoveRoot);
+  } else {
+    std::error_code ec;
+    std::filesystem::create_directories(root, ec);
+    if (ec) Fatal("cannot create --db_dir " + root + ": " + ec.message());
   }
 
   std::vector<ProbedFile> files;

@@ -23,9 +23,6 @@ using ROCKSDB_NAMESPACE::Status;
 namespace {
 
 constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
-// How far over the budget a job may take the live files (the new filters'
-// fixed costs come on top).
-constexpr double kHeadroom = 0.025;
 // The ranges the shape options were checked against, as before.
 constexpr double kMaxLevelSizeRatio = 1000.0;
 constexpr int kMaxPopulatedLevels = 64;
@@ -147,8 +144,8 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
   // The bits per key of the job's keys that leave the live files at
   // (1 + x) times the budget.
   auto at = [&](double x) { return ((1 + x) * budget * keys_after - spent + freed) / keys; };
-  bounds.floor = at(-kHeadroom);
-  bounds.cap = at(kHeadroom);
+  bounds.floor = at(-kJobHeadroom);
+  bounds.cap = at(kJobHeadroom);
   if (level > 0 && !shape.levels.empty()) {
     // Flushes refill L0 at its plan's bits. A compaction that takes all the
     // headroom while L0 is empty leaves them none, and L0's files, checked
@@ -156,7 +153,7 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
     const double missing = std::max(0.0, shape.levels[0].keys - shape.l0_keys_now);
     const auto plan = ShapePlan(shape_ptr);
     const double l0_bits = plan->empty() || !(*plan)[0].has_filter ? 0 : (*plan)[0].filter.bits_per_key;
-    const double excess = std::max(0.0, l0_bits - (1 + kHeadroom) * budget);
+    const double excess = std::max(0.0, l0_bits - (1 + kJobHeadroom) * budget);
     bounds.cap = std::max(bounds.floor, bounds.cap - missing * excess / keys);
   }
   return bounds;
@@ -207,7 +204,7 @@ LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
   }
   LevelPlan planned = (*plan)[level];
   // Files already written keep their bits, however the shape has changed
-  // since: a job may take the live files no further than kHeadroom from
+  // since: a job may take the live files no further than kJobHeadroom from
   // the budget once it replaces its inputs, above (overspending) nor below
   // (a job that rewrites most of the DB sets most of its memory).
   const Bounds bounds = JobBounds(shape, level);
