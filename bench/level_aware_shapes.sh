@@ -10,7 +10,8 @@
 #
 #   bash bench/level_aware_shapes.sh [BUDGET] [OUT_DIR]   (defaults 10, out/)
 #   SHAPES="default shallow" to choose.
-# Writes OUT_DIR/level_aware_shapes.csv and prints one line per shape.
+# Writes OUT_DIR/level_aware_shapes.csv and .png (bench/plot_level_aware_shapes.gp)
+# and prints one line per shape.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUDGET="${1:-10}"
@@ -65,4 +66,7 @@ for shape in $SHAPES; do
   printf '%-10s %-20s %9s %10s %9s %10s %9s %9s %9s %10s\n' "$shape" "$files" "$la_bits" "$la_w" \
     "$rb_bits" "$rb_w" "$vs_rb" "$opt" "$vs_opt" "$best"
 done
-echo "[level_aware_shapes] wrote $csv" >&2
+png="$OUT/level_aware_shapes.png"
+command -v gnuplot >/dev/null || { echo "gnuplot missing: bash scripts/setup.sh" >&2; exit 1; }
+gnuplot -e "csv='$csv'; png='$png'" "$ROOT/bench/plot_level_aware_shapes.gp"
+echo "[level_aware_shapes] wrote $csv and $png" >&2
