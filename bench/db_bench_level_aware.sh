@@ -26,6 +26,11 @@ NUM="${2:-4000000}"
 READS="${3:-200000}"
 OUT="${4:-$ROOT/out}"
 SAMPLE_SECONDS="${SAMPLE_SECONDS:-2}"
+awk -v b="$BITS" 'BEGIN { exit !(b ~ /^[0-9]+(\.[0-9]+)?$/ && b > 0) }' ||
+  { echo "BITS must be a positive number, got '$BITS'" >&2; exit 1; }
+for n in "$NUM" "$READS" "$SAMPLE_SECONDS"; do
+  [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "NUM, READS and SAMPLE_SECONDS must be positive integers, got '$n'" >&2; exit 1; }
+done
 . "$ROOT/scripts/lib/db_bench.sh"
 db_bench_sstfilter_build "$ROOT"
 db_bench_require db_bench
@@ -59,6 +64,7 @@ bits_now() {
     grep -o '"total":{[^}]*}' <<<"$json" | grep -o '"bits_per_key":[0-9.]*' | cut -d: -f2
     return
   done
+  return 1
 }
 
 run_policy() {  # $1: label, $2: filter_policy value
@@ -95,11 +101,15 @@ run_policy() {  # $1: label, $2: filter_policy value
   local out="$OUT/db_bench_la_${label}_read.txt"
   local fp=$(( $(db_bench_ticker bloom.filter.full.positive "$out") -
                $(db_bench_ticker bloom.filter.full.true.positive "$out") ))
-  BITS_AFTER="$(bits_now)"
+  local retries; retries="$(wc -l < "$RETRIES_FILE")"
+  BITS_AFTER="$(bits_now || true)"
+  [ -n "$BITS_AFTER" ] || {
+    echo "[db_bench_level_aware] $label: cannot read the live files' bits per key (see $OUT/db_bench_la_${label}_inspect.txt)" >&2
+    exit 1
+  }
   SHAPE="$(awk '$1 ~ /^L[0-9]+$/ && NF >= 7 && $2 ~ /^[0-9]+$/ { printf "%s%s:%s", sep, $1, $2; sep = "/" }' \
     "$OUT/db_bench_la_${label}_inspect.txt" | head -1)"
   WASTED="$(awk -v f="$fp" -v n="$READS" 'BEGIN { printf "%.5f", f / n }')"
-  local retries; retries="$(wc -l < "$RETRIES_FILE")"
   echo "$label,$SHAPE,$BITS_AFTER,${lo:-},${hi:-},$samples,$retries,$WASTED" \
     >> "$OUT/db_bench_level_aware.csv"
   printf '%-22s %-28s %8s %8s %8s %7s %7s %10s\n' "$label" "$SHAPE" "$BITS_AFTER" "${lo:--}" \

@@ -18,6 +18,7 @@ BUDGET="${1:-10}"
 OUT="${2:-$ROOT/out}"
 LSM_BENCH="${SSTFILTER_BUILD_DIR:-$ROOT/build}/bench/lsm_bench"
 [ -x "$LSM_BENCH" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
+command -v gnuplot >/dev/null || { echo "gnuplot missing: bash scripts/setup.sh" >&2; exit 1; }
 mkdir -p "$OUT"
 
 # name|flags. default: lsm_bench's own LSM (L0 + L3..L6). shallow: 20k-key
@@ -67,6 +68,5 @@ for shape in $SHAPES; do
     "$rb_bits" "$rb_w" "$vs_rb" "$opt" "$vs_opt" "$best"
 done
 png="$OUT/level_aware_shapes.png"
-command -v gnuplot >/dev/null || { echo "gnuplot missing: bash scripts/setup.sh" >&2; exit 1; }
 gnuplot -e "csv='$csv'; png='$png'" "$ROOT/bench/plot_level_aware_shapes.gp"
 echo "[level_aware_shapes] wrote $csv and $png" >&2

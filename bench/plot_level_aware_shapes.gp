@@ -5,7 +5,7 @@
 #   gnuplot -e "csv='out/level_aware_shapes.csv'; png='out/level_aware_shapes.png'" \
 #     bench/plot_level_aware_shapes.gp
 # CSV columns used: 1 shape, 5 level_aware_wasted, 7 ribbon_wasted,
-# 8 vs_ribbon, 9 optimum.
+# 9 optimum.
 set datafile separator ','
 set terminal pngcairo size 900,550 font ',11'
 set output png

@@ -167,9 +167,11 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   // A flush gets L0's plan while the live files are within the budget.
   EXPECT_EQ(la.PlanFor(context(Reason::kFlush, 0, false), shape).filter.bits_per_key,
             plan[0].filter.bits_per_key);
-  // The most and fewest bits per key a job may leave the live files at.
+  // The most and fewest bits per key a job may leave the live files at,
+  // and the trailer of the one file each job here writes, in bits.
   const double top = (1 + LevelAwarePolicy::kJobHeadroom) * 10;
   const double bottom = (1 - LevelAwarePolicy::kJobHeadroom) * 10;
+  const double trailer = 8.0 * kTrailerBytes;
   // Live files over budget: the next files plan for less (at most 10%
   // less), and the flush under way takes no more than keeps them at top.
   const auto over = ShallowShape(10.5);
@@ -177,15 +179,15 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   EXPECT_DOUBLE_EQ(la.PlanningBudget(*ShallowShape(14)), 9.0);
   EXPECT_DOUBLE_EQ(la.PlanningBudget(*ShallowShape(5)), 11.0);
   const LevelPlan capped = la.PlanFor(context(Reason::kFlush, 0, false), over);
-  EXPECT_NEAR(capped.filter.bits_per_key, (top * 1045 - 10500) / 45.0, 1e-9);
-  EXPECT_NEAR(la.JobBounds(over, 0).cap, (top * 1045 - 10500) / 45.0, 1e-9);
-  EXPECT_NEAR(la.JobBounds(over, 0).floor, (bottom * 1045 - 10500) / 45.0, 1e-9);
+  EXPECT_NEAR(capped.filter.bits_per_key, (top * 1045 - 10500 - trailer) / 45.0, 1e-9);
+  EXPECT_NEAR(la.JobBounds(over, 0).cap, (top * 1045 - 10500 - trailer) / 45.0, 1e-9);
+  EXPECT_NEAR(la.JobBounds(over, 0).floor, (bottom * 1045 - 10500 - trailer) / 45.0, 1e-9);
   EXPECT_EQ(la.JobBounds(over, 5).cap, kMaxBitsPerKey);  // nothing under way there
   EXPECT_EQ(la.JobBounds(over, 5).floor, 0);
   // Live files far under budget: the flush takes at least what brings them
   // back to bottom, far more than L0's plan.
   const LevelPlan raised = la.PlanFor(context(Reason::kFlush, 0, false), ShallowShape(9));
-  EXPECT_NEAR(raised.filter.bits_per_key, (bottom * 1045 - 9000) / 45.0, 1e-9);
+  EXPECT_NEAR(raised.filter.bits_per_key, (bottom * 1045 - 9000 - trailer) / 45.0, 1e-9);
   EXPECT_EQ(capped.filter.kind, FilterKind::kRibbon);
   // A compaction into L5 while L0 is empty (its mean is 136 keys) leaves
   // room for the L0 files to come at their plan's bits: its cap is lower by
@@ -197,9 +199,17 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   compacting->l0_keys_now = 0;
   const double l0_excess = plan[0].filter.bits_per_key - top;
   EXPECT_NEAR(la.JobBounds(compacting, 5).cap,
-              (top * 1000 - 10000 + 2770) / 277.0 - 136 * l0_excess / 277.0, 1e-9);
+              (top * 1000 - 10000 + 2770 - trailer) / 277.0 - 136 * l0_excess / 277.0, 1e-9);
   compacting->l0_keys_now = 136;
-  EXPECT_NEAR(la.JobBounds(compacting, 5).cap, (top * 1000 - 10000 + 2770) / 277.0, 1e-9);
+  EXPECT_NEAR(la.JobBounds(compacting, 5).cap, (top * 1000 - 10000 + 2770 - trailer) / 277.0,
+              1e-9);
+  // Three input files: the cap counts three output files' trailers, the
+  // floor one (a job may write fewer files than it reads).
+  compacting->pending[5].files = 3;
+  EXPECT_NEAR(la.JobBounds(compacting, 5).cap,
+              (top * 1000 - 10000 + 2770 - 3 * trailer) / 277.0, 1e-9);
+  EXPECT_NEAR(la.JobBounds(compacting, 5).floor,
+              (bottom * 1000 - 10000 + 2770 - trailer) / 277.0, 1e-9);
   // A level the shape has no keys in, an ingested file (kMisc, no level),
   // FIFO: the planning budget, as Ribbon.
   EXPECT_EQ(la.PlanFor(context(Reason::kCompaction, 3, false), shape).filter.bits_per_key, 10.0);

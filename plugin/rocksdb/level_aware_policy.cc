@@ -11,6 +11,7 @@
 #include <rocksdb/options.h>
 
 #include "plugin/core/bloom_math.h"
+#include "plugin/core/filter_config.h"
 #include "plugin/rocksdb/bits_builder.h"
 #include "plugin/rocksdb/option_types.h"
 
@@ -141,11 +142,19 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
   const double spent = shape.live.SpentBits(budget);
   const double freed = w.adds_keys ? 0 : w.inputs.SpentBits(budget);
   const double keys_after = shape.live.keys + (w.adds_keys ? keys : 0);
+  // Each file the job writes adds its trailer to the bits per key it is
+  // given. A job writes about as many files as it reads (a flush: one):
+  // the cap counts that many, the floor one, so that neither bound moves
+  // past the budget's when the job writes fewer.
+  const double trailer_bits =
+      8.0 * static_cast<double>(TrailerBytes(WrittenVersion(ResolvedConfig())));
   // The bits per key of the job's keys that leave the live files at
-  // (1 + x) times the budget.
-  auto at = [&](double x) { return ((1 + x) * budget * keys_after - spent + freed) / keys; };
-  bounds.floor = at(-kJobHeadroom);
-  bounds.cap = at(kJobHeadroom);
+  // (1 + x) times the budget with `files` trailers.
+  auto at = [&](double x, double files) {
+    return ((1 + x) * budget * keys_after - spent + freed - files * trailer_bits) / keys;
+  };
+  bounds.floor = at(-kJobHeadroom, 1);
+  bounds.cap = at(kJobHeadroom, std::max(w.files, 1.0));
   if (level > 0 && !shape.levels.empty()) {
     // Flushes refill L0 at its plan's bits. A compaction that takes all the
     // headroom while L0 is empty leaves them none, and L0's files, checked

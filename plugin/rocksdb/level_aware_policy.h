@@ -65,16 +65,18 @@ class LevelAwarePolicy : public SstFilterPolicy {
   // bits per key the live files held on average over the last flushes
   // (or hold now, before the first), within 10% of bits_per_key.
   double PlanningBudget(const LiveShape& shape) const;
-  // How far from the budget a job may take the live files: the promise is
-  // 3%, and filter lengths round by a byte (a 64-byte line for
-  // BlockedBloom) per filter, within 0.2% of the bits at 1K keys and up.
+  // How far from the budget a job may take the live files, its files'
+  // trailers counted: the promise is 3%, and a Ribbon filter's length (the
+  // kind the plans use) rounds up to a byte, and BlockedBloom's to a
+  // 64-byte line.
   static constexpr double kJobHeadroom = 0.028;
   // The fewest and most bits per key the job writing into `level`
   // (shape.pending) may give its files and keep the live files within
-  // kJobHeadroom of the budget once they replace its inputs;
-  // [0, kMaxBitsPerKey] when no job is known there. A job below L0 also
-  // leaves room for the L0 files the shape expects and does not hold now,
-  // at their plan's bits.
+  // kJobHeadroom of the budget once they replace its inputs, their
+  // trailers counted (the cap: one per file the job reads, a flush one;
+  // the floor: one); [0, kMaxBitsPerKey] when no job is known there. A job
+  // below L0 also leaves room for the L0 files the shape expects and does
+  // not hold now, at their plan's bits.
   struct Bounds {
     double floor;
     double cap;

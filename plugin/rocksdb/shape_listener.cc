@@ -194,10 +194,13 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
     if (job.is_flush) {
       w.inputs.Add(cf.last_flush_entries, -1);
       w.adds_keys = true;
+      w.files += 1;
     }
     for (uint64_t number : job.inputs) {
       const auto it = cf.files.find(number);
-      if (it != cf.files.end()) w.inputs.Add(it->second.entries, it->second.filter_bits);
+      if (it == cf.files.end()) continue;
+      w.inputs.Add(it->second.entries, it->second.filter_bits);
+      w.files += 1;
     }
   }
   std::lock_guard<std::mutex> lock(RegistryMutex());
