@@ -162,27 +162,30 @@ INSTANTIATE_TEST_SUITE_P(
              std::to_string(static_cast<int>(info.param.checksum));
     });
 
+// A Ribbon block of `version` holding keys "k0".."k<keys-1>" at 10 bits per
+// key, and the builder's predicted FP rate for it.
+std::pair<std::string, double> BuildRibbonBlock(uint8_t version, int keys) {
+  FilterBuilder b(FilterConfig{FilterKind::kRibbon, 10, 1, version});
+  for (int i = 0; i < keys; ++i) {
+    const std::string k = "k" + std::to_string(i);
+    b.AddKeyHash(HashKey(k.data(), k.size()));
+  }
+  size_t len = 0;
+  auto block = b.Finish(&len);
+  return {std::string(block.get(), len), b.PredictedFpRate(keys, len)};
+}
+
 // The FP rate the tool predicts for a block is the builder's for the same
 // keys and length, whether or not the block records its key count (version
 // 2 does, 3 does not); 0 for an empty filter of either version.
 TEST(FilterBlockInfoTest, PredictsFromTheKeysOfEitherVersion) {
-  auto build = [](uint8_t version, int keys) {
-    FilterBuilder b(FilterConfig{FilterKind::kRibbon, 10, 1, version});
-    for (int i = 0; i < keys; ++i) {
-      const std::string k = "k" + std::to_string(i);
-      b.AddKeyHash(HashKey(k.data(), k.size()));
-    }
-    size_t len = 0;
-    auto block = b.Finish(&len);
-    return std::make_pair(std::string(block.get(), len), b.PredictedFpRate(keys, len));
-  };
   for (uint8_t version : {2, 3}) {
-    const auto [block, expected] = build(version, 3000);
+    const auto [block, expected] = BuildRibbonBlock(version, 3000);
     const FilterBlockInfo info = DescribeSstFilterBlock(block);
     ASSERT_TRUE(info.usable) << info.problem;
     EXPECT_EQ(info.has_num_keys, version == 2);
     EXPECT_DOUBLE_EQ(PredictSstFilterFpRate(info, 3000, block.size()), expected) << +version;
-    const auto [empty, zero] = build(version, 0);
+    const auto [empty, zero] = BuildRibbonBlock(version, 0);
     const FilterBlockInfo e = DescribeSstFilterBlock(empty);
     ASSERT_TRUE(e.usable) << e.problem;
     EXPECT_EQ(zero, 0.0) << +version;
@@ -196,14 +199,9 @@ TEST(FilterBlockInfoTest, PredictsFromTheKeysOfEitherVersion) {
 // which count each took.
 TEST(FilterBlockInfoTest, InspectPredictsVersion2FromItsCountAndVersion3FromTheTable) {
   for (uint8_t version : {2, 3}) {
-    FilterBuilder b(FilterConfig{FilterKind::kRibbon, 10, 1, version});
-    for (int i = 0; i < 3000; ++i) {
-      const std::string k = "k" + std::to_string(i);
-      b.AddKeyHash(HashKey(k.data(), k.size()));
-    }
-    size_t len = 0;
-    auto block = b.Finish(&len);
-    const FilterBlockInfo info = DescribeSstFilterBlock(std::string_view(block.get(), len));
+    const std::string block = BuildRibbonBlock(version, 3000).first;
+    const size_t len = block.size();
+    const FilterBlockInfo info = DescribeSstFilterBlock(block);
     ASSERT_TRUE(info.usable) << info.problem;
     const double from_filter = PredictSstFilterFpRate(info, 3000, len);
     const double from_table = PredictSstFilterFpRate(info, 5000, len);

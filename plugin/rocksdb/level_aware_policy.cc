@@ -150,11 +150,11 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
       8.0 * static_cast<double>(TrailerBytes(WrittenVersion(ResolvedConfig())));
   // The bits per key of the job's keys that leave the live files at
   // (1 + x) times the budget with `files` trailers.
-  auto at = [&](double x, double files) {
+  auto at = [&](double x, int files) {
     return ((1 + x) * budget * keys_after - spent + freed - files * trailer_bits) / keys;
   };
   bounds.floor = at(-kJobHeadroom, 1);
-  bounds.cap = at(kJobHeadroom, std::max(w.files, 1.0));
+  bounds.cap = at(kJobHeadroom, std::max(w.files, 1));
   if (level > 0 && !shape.levels.empty()) {
     // Flushes refill L0 at its plan's bits. A compaction that takes all the
     // headroom while L0 is empty leaves them none, and L0's files, checked

@@ -68,7 +68,7 @@ struct FilterMemory {
 struct PendingWrite {
   FilterMemory inputs;
   bool adds_keys = false;
-  double files = 0;  // input files the listener knows (a flush: the one it writes)
+  int files = 0;  // input files the listener knows (a flush: the one it writes)
 };
 
 // One column family as the listener last saw it.
