@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sstfilter.LevelAware in four LSM shapes, each against uniform
+# sstfilter.LevelAware in five LSM shapes, each against uniform
 # sstfilter.Ribbon at the SAME actual filter memory and against the optimum
 # for the shape (lsm_bench's "optimum" column: Monkey's split with filters
 # at log2(1/fp)). Per shape: one lsm_bench run of LevelAware at the budget,
@@ -22,16 +22,19 @@ command -v gnuplot >/dev/null || { echo "gnuplot missing: bash scripts/setup.sh"
 mkdir -p "$OUT"
 
 # name|flags. default: lsm_bench's own LSM (L0 + L3..L6). shallow: 20k-key
-# flushes into an 8 MiB base level, so L0 and L5 hold ~32% of the keys.
+# flushes into an 8 MiB base level, so L0 (one file) and L5 hold ~32% of the
+# keys. shallow3: the same with three L0 files, L0 13%, L5 28.5%, L6 58.5%:
+# the stock db_bench's shape at 4M keys (3/3/7 files, 13.6/27.7/58.7%).
 # deep: levels 4 times apart (max_bytes_for_level_multiplier), L0 + L2..L6. universal:
 # RocksDB's universal compaction (sorted runs in L0 and L6).
 declare -A FLAGS=(
   [default]=""
   [shallow]="--keys_per_flush=20000 --l0_tail_flushes=1 --level_base_bytes=8388608 --target_file_bytes=2097152"
+  [shallow3]="--keys=460000 --keys_per_flush=20000 --l0_tail_flushes=2 --level_base_bytes=8388608 --target_file_bytes=2097152"
   [deep]="--level_multiplier=4"
   [universal]="--compaction=universal --keys_per_flush=20000 --l0_tail_flushes=1"
 )
-SHAPES="${SHAPES:-default shallow deep universal}"
+SHAPES="${SHAPES:-default shallow shallow3 deep universal}"
 
 column() {  # column NAME CSV -> the value in the first data row
   awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
