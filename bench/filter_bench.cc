@@ -70,8 +70,8 @@
 #include "bench/heap_counter.h"
 #include "bench/lsm_policies.h"
 #include "bench/rss.h"
-#include "plugin/rocksdb/bits_builder.h"
-#include "plugin/rocksdb/compat.h"
+#include "plugin/core/block_allocation.h"
+#include "plugin/rocksdb/filter_bits.h"
 #include "plugin/tools/policy_factory.h"
 #include "plugin/tools/text_output.h"
 
@@ -114,8 +114,7 @@ DEFINE_uint64(queries, 10000000,
               "measured over all of them.");
 DEFINE_string(csv, "", "If set, also write the results as CSV to this file.");
 DEFINE_uint64(seed, 0, "Seed for the key sets; same seed, same keys.");
-// RocksDB's built-in readers size their batch scratch arrays by
-// MultiGetContext::MAX_BATCH_SIZE (32), so larger batches would overflow them.
+// At most RocksDB's MultiGet batch (sstfilter::bits::Reader::kMaxBatch).
 DEFINE_int32(batch, 32, "Keys per batched MayMatch call (1..32).");
 DEFINE_int32(repeat, 3,
              "Timed passes per measurement; the fastest is reported.");
@@ -131,15 +130,13 @@ DEFINE_double(max_fp_z, 6.0,
 
 namespace {
 
-using ROCKSDB_NAMESPACE::FilterBitsBuilder;
-using ROCKSDB_NAMESPACE::FilterBitsReader;
 using ROCKSDB_NAMESPACE::FilterPolicy;
 using ROCKSDB_NAMESPACE::Slice;
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kKeyBytes = 16;
 constexpr char kKeyPrefix[8] = {'s', 's', 't', 'f', 'b', 'e', 'n', 'c'};
-constexpr int kMaxBatch = 32;
+constexpr int kMaxBatch = sstfilter::bits::Reader::kMaxBatch;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Printed on stderr and above the table: numbers from such builds mislead.
@@ -188,10 +185,6 @@ std::vector<char> MakeKeys(uint64_t first_index, size_t count, uint64_t seed) {
     for (int b = 0; b < 8; ++b) key[8 + b] = static_cast<char>(v >> (8 * b));
   }
   return keys;
-}
-
-Slice KeyAt(const std::vector<char>& keys, size_t i) {
-  return Slice(keys.data() + i * kKeyBytes, kKeyBytes);
 }
 
 // One requested configuration, with its policy created up front so a typo
@@ -278,14 +271,12 @@ struct Result {
 // RocksDB's is documented (util/bloom_impl.h) as accurate enough only for
 // user feedback: its cache-local Bloom measures ~1% above it at 10 bits/key
 // and ~15% above at 20, so large fp_z there is RocksDB's model, not a bug.
-void SetExpectedFpRate(FilterBitsBuilder* builder, size_t bytes, Result* result) {
-  if (auto* b = dynamic_cast<sstfilter::SstFilterBitsBuilder*>(builder)) {
-    result->expected_fp_rate = b->EstimatedFpRate(result->keys, bytes);
-    result->predictor = "sstfilter";
-  } else if (auto* b = sstfilter::compat::WithSpaceModel(builder)) {
-    result->expected_fp_rate = b->EstimatedFpRate(result->keys, bytes);
-    result->predictor = "rocksdb";
-  }
+void SetExpectedFpRate(sstfilter::bits::Builder* builder, size_t bytes, Result* result) {
+  sstfilter::bits::FpModel model;
+  const double fp_rate = builder->EstimatedFpRate(result->keys, bytes, &model);
+  if (model == sstfilter::bits::FpModel::kNone) return;
+  result->expected_fp_rate = fp_rate;
+  result->predictor = model == sstfilter::bits::FpModel::kSstfilter ? "sstfilter" : "rocksdb";
 }
 
 // Stops the compiler from discarding query results we otherwise ignore.
@@ -309,35 +300,17 @@ std::pair<double, uint64_t> TimePass(const char* what, size_t ops, Pass pass) {
   return {best_ns, first_count};
 }
 
-// The single-query loop has no dependency between iterations, so an
-// out-of-order core overlaps several queries' cache misses; this is the
-// throughput figure, as in RocksDB's filter_bench.
-uint64_t CountSingle(FilterBitsReader* reader, const std::vector<char>& keys) {
-  const size_t n = keys.size() / kKeyBytes;
-  uint64_t count = 0;
-  for (size_t i = 0; i < n; ++i) count += reader->MayMatch(KeyAt(keys, i));
-  return count;
+uint64_t CountSingle(const sstfilter::bits::Reader& reader, const std::vector<char>& keys) {
+  return reader.CountMayMatch(keys.data(), kKeyBytes, keys.size() / kKeyBytes);
 }
 
-uint64_t CountBatched(FilterBitsReader* reader, const std::vector<char>& keys) {
-  const size_t n = keys.size() / kKeyBytes;
-  Slice slices[kMaxBatch];
-  Slice* pointers[kMaxBatch];
-  bool may_match[kMaxBatch];
-  for (int j = 0; j < kMaxBatch; ++j) pointers[j] = &slices[j];
-  uint64_t count = 0;
-  for (size_t start = 0; start < n; start += FLAGS_batch) {
-    const int m = static_cast<int>(std::min<size_t>(FLAGS_batch, n - start));
-    for (int j = 0; j < m; ++j) slices[j] = KeyAt(keys, start + j);
-    reader->MayMatch(m, pointers, may_match);
-    for (int j = 0; j < m; ++j) count += may_match[j];
-  }
-  return count;
+uint64_t CountBatched(const sstfilter::bits::Reader& reader, const std::vector<char>& keys) {
+  return reader.CountMayMatchBatched(keys.data(), kKeyBytes, keys.size() / kKeyBytes, FLAGS_batch);
 }
 
 // Queries negatives beyond --queries (made on the fly, 1M at a time) until
 // the overhead's sampling noise is below --max_overhead_noise points.
-void CountMoreFalsePositives(FilterBitsReader* reader, Result* r) {
+void CountMoreFalsePositives(const sstfilter::bits::Reader& reader, Result* r) {
   if (!(FLAGS_max_overhead_noise > 0)) return;
   // Expected FP rate: the builder's prediction, else what was measured.
   double p = r->expected_fp_rate;
@@ -371,9 +344,8 @@ Slice BuildFilter(const Config& config, const std::string& id, const std::vector
   Slice filter;
   double best_build_ns = std::numeric_limits<double>::infinity();
   for (int r = 0; r < FLAGS_repeat; ++r) {
-    std::unique_ptr<FilterBitsBuilder> builder(
-        config.policy->GetBuilderWithContext(context));
-    if (builder == nullptr) Fatal(id + ": policy returned no builder");
+    sstfilter::bits::Builder builder(*config.policy, context);
+    if (!builder) Fatal(id + ": policy returned no builder");
     buf->reset();
     // RSS on the first pass only: returning freed memory to the OS makes the
     // pass page-fault its memory in, which the fastest-of time should not
@@ -387,8 +359,8 @@ Slice BuildFilter(const Config& config, const std::string& id, const std::vector
     const int64_t heap_before = sstfilter_bench::HeapBytes();
     sstfilter_bench::ResetHeapPeak(heap_before);
     const auto start = Clock::now();
-    for (size_t i = 0; i < result->keys; ++i) builder->AddKey(KeyAt(positives, i));
-    filter = builder->Finish(buf);
+    builder.AddKeys(positives.data(), kKeyBytes, result->keys);
+    filter = builder.Finish(buf);
     const std::chrono::duration<double, std::nano> elapsed = Clock::now() - start;
     // The finished filter's own allocation is not temporary.
     const int64_t temp = sstfilter_bench::HeapPeak() - heap_before -
@@ -400,7 +372,7 @@ Slice BuildFilter(const Config& config, const std::string& id, const std::vector
           static_cast<double>(rss_peak - rss_before) / result->keys;
     }
     best_build_ns = std::min(best_build_ns, elapsed.count() / result->keys);
-    SetExpectedFpRate(builder.get(), filter.size(), result);
+    SetExpectedFpRate(&builder, filter.size(), result);
   }
   result->build_ns_per_key = best_build_ns;
   result->filter_bytes = filter.size();
@@ -410,7 +382,7 @@ Slice BuildFilter(const Config& config, const std::string& id, const std::vector
 // Times every query pass. Correctness first: the positive passes (single
 // and batched) double as the false-negative check, the first negative pass
 // as the FP measurement; the batched one must agree with it.
-void QueryFilter(FilterBitsReader* reader, const std::string& id,
+void QueryFilter(const sstfilter::bits::Reader& reader, const std::string& id,
                  const std::vector<char>& positives, const std::vector<char>& negatives,
                  bool count_fps, Result* result) {
   std::fprintf(stderr, "[filter_bench] querying %s ...\n", id.c_str());
@@ -464,9 +436,9 @@ Result RunOne(const Config& config, const std::vector<char>& positives,
   std::unique_ptr<const char[]> buf;
   const Slice filter = BuildFilter(config, id, positives, &buf, &result);
   // The reader points into `buf`, which outlives it.
-  std::unique_ptr<FilterBitsReader> reader(config.policy->GetFilterBitsReader(filter));
-  if (reader == nullptr) Fatal(id + ": policy returned no reader");
-  QueryFilter(reader.get(), id, positives, negatives, count_fps, &result);
+  const sstfilter::bits::Reader reader(*config.policy, filter);
+  if (!reader) Fatal(id + ": policy returned no reader");
+  QueryFilter(reader, id, positives, negatives, count_fps, &result);
   return result;
 }
 

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "plugin/core/block_allocation.h"
-#include "plugin/rocksdb/compat.h"  // FilterBitsBuilder
+#include "plugin/rocksdb/filter_bits.h"
 #include "plugin/tools/text_output.h"
 
 namespace sstfilter::bench {
@@ -29,19 +29,19 @@ double TrialAllocBitsPerKey(const rdb::FilterPolicy& policy, const std::vector<P
     context.is_bottommost = f.level == last_level;
     context.reason = f.level == 0 ? rdb::TableFileCreationReason::kFlush
                                   : rdb::TableFileCreationReason::kCompaction;
-    std::unique_ptr<rdb::FilterBitsBuilder> builder(policy.GetBuilderWithContext(context));
-    if (builder == nullptr) continue;  // a level without a filter
+    sstfilter::bits::Builder builder(policy, context);
+    if (!builder) continue;  // a level without a filter
     uint64_t per_filter = f.keys;
     if (trial.partition_bytes > 0) {
-      per_filter = std::max<uint64_t>(builder->ApproximateNumEntries(trial.partition_bytes), 1) +
+      per_filter = std::max<uint64_t>(builder.ApproximateNumEntries(trial.partition_bytes), 1) +
                    trial.keys_past_cut;
     }
     for (uint64_t added = 0; added < f.keys;) {
       const uint64_t n = std::min(per_filter, f.keys - added);
-      for (uint64_t i = 0; i < n; ++i) builder->AddKey(trial.key(next_key++));
+      for (uint64_t i = 0; i < n; ++i) builder.AddKey(trial.key(next_key++));
       added += n;
       std::unique_ptr<const char[]> buf;
-      const rdb::Slice filter = builder->Finish(&buf);
+      const rdb::Slice filter = builder.Finish(&buf);
       if (f.live && !filter.empty()) alloc_bytes += sstfilter::AllocatedBlockBytes(filter.size());
     }
     if (f.live) keys += f.keys;

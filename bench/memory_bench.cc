@@ -54,7 +54,7 @@
 #include "plugin/core/hash.h"
 #include "plugin/core/alloc_fit.h"
 #include "plugin/core/block_allocation.h"
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/filter_bits.h"
 #include "plugin/tools/policy_factory.h"
 #include "plugin/tools/text_output.h"
 
@@ -162,19 +162,19 @@ Measured Run(const std::string& filter, double setting, const std::vector<uint64
   m.setting = setting;
   KeyMaker key;
   for (size_t f = 0; f < sizes.size(); ++f) {
-    std::unique_ptr<rdb::FilterBitsBuilder> builder(policy->GetBuilderWithContext(context));
-    if (builder == nullptr) Fatal(filter + ": no builder");
-    for (uint64_t i = 0; i < sizes[f]; ++i) builder->AddKey(key.Make("sstfmemp", f, i));
+    sstfilter::bits::Builder builder(*policy, context);
+    if (!builder) Fatal(filter + ": no builder");
+    for (uint64_t i = 0; i < sizes[f]; ++i) builder.AddKey(key.Make("sstfmemp", f, i));
     std::unique_ptr<const char[]> buf;
-    const rdb::Slice block = builder->Finish(&buf);
+    const rdb::Slice block = builder.Finish(&buf);
     m.keys += sizes[f];
     m.filter_bytes += block.size();
     m.alloc_bytes += sstfilter::AllocatedBlockBytes(block.size());
     if (!query) continue;
-    std::unique_ptr<rdb::FilterBitsReader> reader(policy->GetFilterBitsReader(block));
-    for (uint64_t i = 0; i < sizes[f]; ++i) m.fns += !reader->MayMatch(key.Make("sstfmemp", f, i));
+    const sstfilter::bits::Reader reader(*policy, block);
+    for (uint64_t i = 0; i < sizes[f]; ++i) m.fns += !reader.MayMatch(key.Make("sstfmemp", f, i));
     for (uint64_t i = 0; i < FLAGS_queries_per_filter; ++i) {
-      m.fps += reader->MayMatch(key.Make("sstfmemn", f, i));
+      m.fps += reader.MayMatch(key.Make("sstfmemn", f, i));
     }
     m.queries += FLAGS_queries_per_filter;
   }

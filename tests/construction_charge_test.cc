@@ -16,11 +16,12 @@
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
 
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/api_compat.h"
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/filter_builder.h"
 #include "plugin/core/format.h"
 #include "plugin/rocksdb/cache_reservation.h"
+#include "plugin/rocksdb/filter_bits.h"
 #include "plugin/tools/inspection.h"
 #include "tests/temp_dir.h"
 #include "tests/test_util.h"
@@ -88,14 +89,13 @@ TEST(ConstructionChargeTest, OnlyWhenAskedAndWithACache) {
 TEST(ConstructionChargeTest, UsageFollowsTheBuilder) {
   const auto cache = OneShardCache(size_t{1} << 30, false);
   const auto policy = Ribbon10();
-  std::unique_ptr<rdb::FilterBitsBuilder> b(
-      policy->GetBuilderWithContext(rdb::FilterBuildingContext(Charged(cache))));
+  bits::Builder b(*policy, rdb::FilterBuildingContext(Charged(cache)));
   EXPECT_EQ(cache->GetUsage(), 0u);
-  for (size_t i = 0; i < kKeys; ++i) b->AddKey(test::Key(i));
+  for (size_t i = 0; i < kKeys; ++i) b.AddKey(test::Key(i));
   EXPECT_GE(cache->GetUsage(), kHashBytes);
   EXPECT_LE(cache->GetUsage(), kHashBytes + CacheReservation::kEntryBytes);
   std::unique_ptr<const char[]> buf;
-  const rdb::Slice block = b->Finish(&buf);
+  const rdb::Slice block = b.Finish(&buf);
   EXPECT_EQ(KindOf(block), FilterKind::kRibbon);
   EXPECT_EQ(cache->GetUsage(), 0u);
 }
@@ -108,15 +108,14 @@ TEST(ConstructionChargeTest, FullStrictCacheFallsBackToBlockedBloom) {
   for (const bool room : {false, true}) {
     const size_t capacity = kHashBytes + (room ? 16 : 2) * CacheReservation::kEntryBytes * 8;
     const auto cache = OneShardCache(capacity, true);
-    std::unique_ptr<rdb::FilterBitsBuilder> b(
-        policy->GetBuilderWithContext(rdb::FilterBuildingContext(Charged(cache))));
-    for (size_t i = 0; i < kKeys; ++i) b->AddKey(test::Key(i));
+    bits::Builder b(*policy, rdb::FilterBuildingContext(Charged(cache)));
+    for (size_t i = 0; i < kKeys; ++i) b.AddKey(test::Key(i));
     std::unique_ptr<const char[]> buf;
-    const rdb::Slice block = b->Finish(&buf);
+    const rdb::Slice block = b.Finish(&buf);
     ASSERT_EQ(KindOf(block), room ? FilterKind::kRibbon : FilterKind::kBlockedBloom) << room;
     EXPECT_EQ(cache->GetUsage(), 0u);
-    std::unique_ptr<rdb::FilterBitsReader> reader(policy->GetFilterBitsReader(block));
-    for (size_t i = 0; i < kKeys; i += 7) ASSERT_TRUE(reader->MayMatch(test::Key(i))) << i;
+    const bits::Reader reader(*policy, block);
+    for (size_t i = 0; i < kKeys; i += 7) ASSERT_TRUE(reader.MayMatch(test::Key(i))) << i;
   }
 }
 

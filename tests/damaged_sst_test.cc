@@ -64,7 +64,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/table_properties.h>
 
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/api_compat.h"
 #include "plugin/core/format.h"
 #include "plugin/rocksdb/policy.h"
 #include "plugin/rocksdb/register.h"

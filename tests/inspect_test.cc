@@ -25,8 +25,8 @@
 #include <rocksdb/table_properties.h>
 
 #include "plugin/core/level_allocation.h"
-#include "plugin/rocksdb/bits_builder.h"
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/api_compat.h"
+#include "plugin/rocksdb/filter_bits.h"
 #include "plugin/tools/inspect_command.h"
 #include "plugin/tools/sst_format.h"
 #include "tests/tool_test_util.h"
@@ -87,11 +87,8 @@ DbFacts FactsOf(const std::string& dir, const rdb::Options& options) {
 // `bytes` holding `entries` keys: what inspect must report.
 double BuilderPrediction(const rdb::FilterPolicy& policy, uint64_t entries, uint64_t bytes) {
   const rdb::BlockBasedTableOptions table_options;
-  std::unique_ptr<rdb::FilterBitsBuilder> b(
-      policy.GetBuilderWithContext(rdb::FilterBuildingContext(table_options)));
-  if (auto* ours = dynamic_cast<SstFilterBitsBuilder*>(b.get())) return ours->EstimatedFpRate(entries, bytes);
-  if (auto* builtin = compat::WithSpaceModel(b.get())) return builtin->EstimatedFpRate(entries, bytes);
-  return NAN;
+  bits::Builder b(policy, rdb::FilterBuildingContext(table_options));
+  return b ? b.EstimatedFpRate(entries, bytes) : NAN;
 }
 
 struct PolicyCase {

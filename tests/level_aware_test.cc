@@ -27,7 +27,8 @@
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/filter_builder.h"
 #include "plugin/core/level_allocation.h"
-#include "plugin/rocksdb/compat.h"  // FilterBitsBuilder
+#include "plugin/rocksdb/api_compat.h"
+#include "plugin/rocksdb/filter_bits.h"
 #include "include/sstfilter/sstfilter.h"
 #include "plugin/rocksdb/level_aware_policy.h"
 #include "tests/temp_dir.h"
@@ -226,12 +227,11 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   }
   // The builder RocksDB gets (no shape published for a context without an
   // info log) is the budget's.
-  std::unique_ptr<rdb::FilterBitsBuilder> builder(
-      policy->GetBuilderWithContext(context(Reason::kCompaction, 6, true)));
-  ASSERT_NE(builder, nullptr);
-  for (int i = 0; i < 1000; ++i) builder->AddKey("key" + std::to_string(i));
+  bits::Builder builder(*policy, context(Reason::kCompaction, 6, true));
+  ASSERT_TRUE(builder);
+  for (int i = 0; i < 1000; ++i) builder.AddKey("key" + std::to_string(i));
   std::unique_ptr<const char[]> buf;
-  EXPECT_EQ(builder->Finish(&buf).size(),
+  EXPECT_EQ(builder.Finish(&buf).size(),
             FilterBuilder(FilterConfig{FilterKind::kRibbon, 10.0, 1}).BytesForKeys(1000));
   // bottommost_bits_per_key: bottommost files get that, whatever the shape.
   ASSERT_TRUE(Create("{id=sstfilter.LevelAware;bits_per_key=10;bottommost_bits_per_key=4}", &policy)

@@ -18,7 +18,7 @@
 
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/filter_builder.h"
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/filter_bits.h"
 #include "plugin/tools/builtin_predictor.h"
 #include "plugin/tools/size_command.h"
 #include "tests/test_util.h"
@@ -109,12 +109,12 @@ TEST(SizeCommandTest, BuiltinRowsUseRocksDbsModel) {
     auto policy = MakeBuiltinPolicy(is_bloom ? BuiltinFilter::kBloom : BuiltinFilter::kRibbon,
                                     r->setting_value);
     const rdb::BlockBasedTableOptions table_options;
-    std::unique_ptr<rdb::FilterBitsBuilder> b(
-        policy->GetBuilderWithContext(rdb::FilterBuildingContext(table_options)));
-    auto* builtin = compat::WithSpaceModel(b.get());
-    ASSERT_NE(builtin, nullptr);
-    EXPECT_EQ(r->bytes, builtin->CalculateSpace(o.keys)) << r->filter;
-    EXPECT_DOUBLE_EQ(r->predicted_fp_rate, builtin->EstimatedFpRate(o.keys, r->bytes)) << r->filter;
+    bits::Builder builtin(*policy, rdb::FilterBuildingContext(table_options));
+    ASSERT_TRUE(builtin && builtin.HasRocksDBSpaceModel());
+    EXPECT_EQ(r->bytes, builtin.CalculateSpace(o.keys)) << r->filter;
+    bits::FpModel model;
+    EXPECT_DOUBLE_EQ(r->predicted_fp_rate, builtin.EstimatedFpRate(o.keys, r->bytes, &model)) << r->filter;
+    EXPECT_EQ(model, bits::FpModel::kRocksDB) << r->filter;
     EXPECT_NEAR(r->bits_per_key, 10, 0.1) << r->filter;
   }
   // Ribbon's setting is "Bloom-equivalent": 10 actual bits need more.

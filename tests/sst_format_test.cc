@@ -19,7 +19,8 @@
 
 #include "plugin/core/filter_builder.h"
 #include "plugin/core/hash.h"
-#include "plugin/rocksdb/compat.h"  // FilterBitsReader
+#include "plugin/rocksdb/api_compat.h"
+#include "plugin/rocksdb/filter_bits.h"
 #include "plugin/tools/block_checksum.h"
 #include "plugin/tools/filter_block_info.h"
 #include "plugin/tools/sst_filter_reader.h"
@@ -434,7 +435,7 @@ TEST_P(SstFormatFixtureTest, FindsTheFilterAndItsKeys) {
   ASSERT_TRUE(VerifiedFilterBlocks(file_, &blocks, &error)) << error;
   EXPECT_EQ(blocks.size() > 1, f.partitioned);
   std::unique_ptr<const rdb::FilterPolicy> policy(rdb::NewBloomFilterPolicy(10));
-  std::vector<std::unique_ptr<rdb::FilterBitsReader>> readers;
+  std::vector<bits::Reader> readers;
   for (const std::string& block : blocks) {
     const FilterBlockInfo info = DescribeBuiltinFilterBlock(block);
     EXPECT_EQ(info.kind, "FastLocalBloom");
@@ -443,12 +444,12 @@ TEST_P(SstFormatFixtureTest, FindsTheFilterAndItsKeys) {
     if (!f.partitioned) {
       EXPECT_EQ(info.probes, 7);
     }
-    readers.emplace_back(policy->GetFilterBitsReader(block));
+    readers.emplace_back(*policy, block);
   }
   for (int i = 0; i < f.keys; ++i) {
     const std::string key = test::SortedKey(i);
     EXPECT_TRUE(std::any_of(readers.begin(), readers.end(),
-                            [&](const auto& r) { return r->MayMatch(key); }))
+                            [&](const bits::Reader& r) { return r.MayMatch(key); }))
         << key;
   }
 }

@@ -18,7 +18,8 @@
 #include <rocksdb/table.h>
 
 #include "plugin/core/format.h"
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/api_compat.h"
+#include "plugin/rocksdb/filter_bits.h"
 #include "plugin/rocksdb/register.h"
 #include "tests/temp_dir.h"
 #include "tests/test_util.h"
@@ -40,11 +41,10 @@ PolicyPtr Policy(const std::string& id) {
 // One filter block of `n` keys as `policy` writes it into an SST file.
 std::string Block(const rdb::FilterPolicy& policy, size_t n) {
   const rdb::BlockBasedTableOptions table_options;
-  std::unique_ptr<rdb::FilterBitsBuilder> b(
-      policy.GetBuilderWithContext(rdb::FilterBuildingContext(table_options)));
-  for (size_t i = 0; i < n; ++i) b->AddKey(test::Key(i, n));
+  bits::Builder b(policy, rdb::FilterBuildingContext(table_options));
+  for (size_t i = 0; i < n; ++i) b.AddKey(test::Key(i, n));
   std::unique_ptr<const char[]> buf;
-  const rdb::Slice s = b->Finish(&buf);
+  const rdb::Slice s = b.Finish(&buf);
   return s.ToString();
 }
 
@@ -68,9 +68,9 @@ TEST(SwitchTest, BuiltinReadersTakeSstFilterBlocksAsMayMatch) {
       ASSERT_GE(block.size(), 6u) << id << " n=" << n;
       EXPECT_TRUE(HasSstFilterVersionByte(block.data(), block.size())) << id;
       for (const PolicyPtr& builtin : builtins) {
-        std::unique_ptr<rdb::FilterBitsReader> r(builtin->GetFilterBitsReader(block));
+        const bits::Reader r(*builtin, block);
         int rejected = 0;
-        for (int i = 0; i < 10000; ++i) rejected += !r->MayMatch(test::Key(i, 777));
+        for (int i = 0; i < 10000; ++i) rejected += !r.MayMatch(test::Key(i, 777));
         EXPECT_EQ(rejected, 0) << id << " n=" << n;
       }
     }
@@ -90,13 +90,13 @@ TEST(SwitchTest, SstFilterPoliciesReadBuiltinBlocksAsRocksDBDoes) {
   for (const char* id : kSstFilterIds) {
     const PolicyPtr ours = Policy(id);
     for (const std::string& block : blocks) {
-      std::unique_ptr<rdb::FilterBitsReader> a(ours->GetFilterBitsReader(block));
-      std::unique_ptr<rdb::FilterBitsReader> b(reference->GetFilterBitsReader(block));
+      const bits::Reader a(*ours, block);
+      const bits::Reader b(*reference, block);
       int differ = 0, positives = 0;
       for (int i = 0; i < 20000; ++i) {
         const std::string key = test::Key(i, 1000);  // present in the 1000-key blocks
-        const bool x = a->MayMatch(key);
-        differ += x != b->MayMatch(key);
+        const bool x = a.MayMatch(key);
+        differ += x != b.MayMatch(key);
         positives += x;
       }
       EXPECT_EQ(differ, 0) << id << " block of " << block.size() << " bytes";

@@ -4,10 +4,9 @@
 // table/block_based/filter_policy_internal.h. Inside a RocksDB tree (plugin
 // build) that is RocksDB's own; standalone, CMake copies it from the source
 // package of exactly the installed version, because the vtable layout differs
-// between versions. Only code that builds or reads filter bits includes this
-// header (the adapter's bits_builder.h and bits_reader.h, and the tests,
-// tools and benchmarks that drive builders directly; tests/include_check.sh
-// holds everyone else to api_compat.h).
+// between versions. Only the adapter (plugin/rocksdb/) and its own tests
+// include this header; tools, benchmarks and other tests use filter_bits.h
+// and api_compat.h (tests/include_check.sh).
 //
 // Interface changes handled here (table/block_based/filter_policy_internal.h
 // of each release):
@@ -46,8 +45,8 @@ inline ModelledBuilder* WithSpaceModel(ROCKSDB_NAMESPACE::FilterBitsBuilder* bui
 #elif defined(__GXX_RTTI)
 using ModelledBuilder = ROCKSDB_NAMESPACE::BuiltinFilterBitsBuilder;
 // Null for a builder that is not one of RocksDB's built-ins. Needs RTTI:
-// the tools, tests and benchmarks have it; the adapter never calls this, and
-// RocksDB's own release build (the in-tree plugin) compiles with -fno-rtti.
+// filter_bits.cc and the tests have it; the plugin's own sources never call
+// this, because RocksDB's release build (in-tree) compiles with -fno-rtti.
 inline ModelledBuilder* WithSpaceModel(ROCKSDB_NAMESPACE::FilterBitsBuilder* builder) {
   return dynamic_cast<ModelledBuilder*>(builder);
 }

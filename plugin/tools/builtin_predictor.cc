@@ -11,7 +11,8 @@
 #include <utility>
 
 #include "plugin/core/bisect.h"
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/api_compat.h"
+#include "plugin/rocksdb/filter_bits.h"
 #include "plugin/tools/policy_factory.h"
 
 namespace sstfilter::tools {
@@ -27,15 +28,12 @@ const double kNaN = std::numeric_limits<double>::quiet_NaN();
 // A builder in the context of a table file at an unknown level, where
 // Ribbon with bloom_before_level = -1 builds Ribbon. Null for a policy that
 // is not one of RocksDB's built-ins.
-using ModelledBuilder = compat::ModelledBuilder;
-
-std::unique_ptr<ModelledBuilder> BuilderOf(const PolicyPtr& policy) {
+std::unique_ptr<bits::Builder> BuilderOf(const PolicyPtr& policy) {
   static const rdb::BlockBasedTableOptions table_options = compat::ExactLengthTableOptions();
   if (policy == nullptr) return nullptr;
-  const rdb::FilterBuildingContext context(table_options);
-  std::unique_ptr<rdb::FilterBitsBuilder> builder(policy->GetBuilderWithContext(context));
-  if (compat::WithSpaceModel(builder.get()) == nullptr) return nullptr;
-  return std::unique_ptr<ModelledBuilder>(compat::WithSpaceModel(builder.release()));
+  auto builder = std::make_unique<bits::Builder>(*policy, rdb::FilterBuildingContext(table_options));
+  if (!*builder || !builder->HasRocksDBSpaceModel()) return nullptr;
+  return builder;
 }
 
 // The policy whose builders write `kind` blocks at `setting` bits per key.
@@ -107,7 +105,7 @@ double PredictBuiltinFpRate(const FilterBlockInfo& info, uint64_t num_entries,
                             size_t block_bytes) {
   if (info.builtin_kind == BuiltinKind::kEmpty) return 0.0;
   if (!info.usable || num_entries == 0) return kNaN;
-  std::unique_ptr<ModelledBuilder> builder;
+  std::unique_ptr<bits::Builder> builder;
   if (info.builtin_kind == BuiltinKind::kRibbon) {
     // Ribbon's estimate depends only on the keys and the bytes.
     builder = BuilderOf(MakeBuiltinPolicy(BuiltinFilter::kRibbon, 10));

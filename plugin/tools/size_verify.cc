@@ -13,8 +13,8 @@
 #include <string>
 
 #include "plugin/core/hash.h"
-#include "plugin/rocksdb/bits_builder.h"
-#include "plugin/rocksdb/compat.h"
+#include "plugin/rocksdb/api_compat.h"
+#include "plugin/rocksdb/filter_bits.h"
 #include "plugin/tools/builtin_predictor.h"
 #include "plugin/tools/policy_factory.h"
 #include "plugin/tools/size_command.h"
@@ -49,43 +49,36 @@ PolicyPtr PolicyForRow(const SizeRow& row, std::string* error) {
   return made.policy;
 }
 
-// The builder's own prediction for the filter it just wrote.
-double PredictedByBuilder(rdb::FilterBitsBuilder* builder, size_t keys, size_t bytes) {
-  if (auto* b = dynamic_cast<SstFilterBitsBuilder*>(builder)) return b->EstimatedFpRate(keys, bytes);
-  if (auto* b = compat::WithSpaceModel(builder)) return b->EstimatedFpRate(keys, bytes);
-  return NAN;
-}
-
 bool VerifyRow(const SizeOptions& o, SizeRow* row, std::string* error) {
   const PolicyPtr policy = PolicyForRow(*row, error);
   if (policy == nullptr) return false;
   const rdb::BlockBasedTableOptions table_options = compat::ExactLengthTableOptions();
   const rdb::FilterBuildingContext context(table_options);
-  std::unique_ptr<rdb::FilterBitsBuilder> builder(policy->GetBuilderWithContext(context));
-  if (builder == nullptr) {
+  bits::Builder builder(*policy, context);
+  if (!builder) {
     *error = row->filter + ": the policy gave no builder";
     return false;
   }
   const uint64_t n = std::min(o.keys, o.verify_max_keys);
-  for (uint64_t i = 0; i < n; ++i) builder->AddKey(VerifyKey(i));
+  for (uint64_t i = 0; i < n; ++i) builder.AddKey(VerifyKey(i));
   std::unique_ptr<const char[]> buf;
-  const rdb::Slice filter = builder->Finish(&buf);
+  const rdb::Slice filter = builder.Finish(&buf);
   row->verify_keys = n;
   row->verify_bits_per_key = 8.0 * static_cast<double>(filter.size()) / static_cast<double>(n);
-  row->verify_predicted_fp_rate = PredictedByBuilder(builder.get(), n, filter.size());
-  std::unique_ptr<rdb::FilterBitsReader> reader(policy->GetFilterBitsReader(filter));
-  if (reader == nullptr) {
+  row->verify_predicted_fp_rate = builder.EstimatedFpRate(n, filter.size());
+  const bits::Reader reader(*policy, filter);
+  if (!reader) {
     *error = row->filter + ": the policy gave no reader";
     return false;
   }
-  for (uint64_t i = 0; i < n; ++i) row->false_negatives += !reader->MayMatch(VerifyKey(i));
+  for (uint64_t i = 0; i < n; ++i) row->false_negatives += !reader.MayMatch(VerifyKey(i));
   uint64_t queries = o.verify_queries;
   if (queries == 0) {
     const double p = row->verify_predicted_fp_rate > 0 ? row->verify_predicted_fp_rate : 1e-9;
     queries = static_cast<uint64_t>(
         std::clamp(std::ceil(kTargetFalsePositives / p), double{kMinQueries}, double{kMaxQueries}));
   }
-  for (uint64_t i = n; i < n + queries; ++i) row->false_positives += reader->MayMatch(VerifyKey(i));
+  for (uint64_t i = n; i < n + queries; ++i) row->false_positives += reader.MayMatch(VerifyKey(i));
   row->verify_queries = queries;
   row->verified = true;
   return true;
