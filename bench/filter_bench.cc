@@ -56,7 +56,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -68,6 +67,7 @@
 #include "bench/csv.h"
 #include "bench/flag_help.h"
 #include "bench/heap_counter.h"
+#include "bench/keys.h"
 #include "bench/lsm_policies.h"
 #include "bench/rss.h"
 #include "plugin/core/block_allocation.h"
@@ -168,7 +168,6 @@ using sstfilter::bench::ColumnNames;
 using sstfilter::bench::CsvRow;
 using sstfilter::bench::Fatal;
 
-using sstfilter::bench::Mix64;
 using sstfilter::bench::SplitCommas;
 using sstfilter::bench::WriteCsv;
 using sstfilter::tools::FormatNumber;
@@ -176,13 +175,8 @@ using sstfilter::tools::FormatNumber;
 // `count` keys for indices [first_index, first_index + count), packed.
 std::vector<char> MakeKeys(uint64_t first_index, size_t count, uint64_t seed) {
   std::vector<char> keys(count * kKeyBytes);
-  // Adding a seed-derived constant is also a bijection (mod 2^64).
-  const uint64_t offset = seed * 0x9e3779b97f4a7c15ULL;
   for (size_t i = 0; i < count; ++i) {
-    char* key = &keys[i * kKeyBytes];
-    std::memcpy(key, kKeyPrefix, sizeof(kKeyPrefix));
-    const uint64_t v = Mix64(first_index + i + offset);
-    for (int b = 0; b < 8; ++b) key[8 + b] = static_cast<char>(v >> (8 * b));
+    sstfilter::bench::TaggedKey(kKeyPrefix, first_index + i, seed, &keys[i * kKeyBytes]);
   }
   return keys;
 }

@@ -74,7 +74,7 @@
 #include "bench/lsm_bound.h"
 #include "bench/lsm_calibrate.h"
 #include "bench/lsm_compactor.h"
-#include "bench/lsm_keys.h"
+#include "bench/keys.h"
 #include "bench/lsm_lookups.h"
 #include "bench/lsm_policies.h"
 #include "bench/lsm_rewrite.h"

@@ -38,7 +38,6 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -49,6 +48,7 @@
 #include "bench/bench_util.h"
 #include "bench/csv.h"
 #include "bench/flag_help.h"
+#include "bench/keys.h"
 #include "bench/ribbon_bound.h"
 #include "plugin/core/bisect.h"
 #include "plugin/core/hash.h"
@@ -87,9 +87,7 @@ using sstfilter::bench::WriteCsv;
 struct KeyMaker {
   char buf[16];
   rdb::Slice Make(const char* tag, uint64_t filter, uint64_t i) {
-    std::memcpy(buf, tag, 8);
-    const uint64_t v = sstfilter::Mix64((filter << 32) + i + FLAGS_seed * sstfilter::kGoldenGamma);
-    for (int b = 0; b < 8; ++b) buf[8 + b] = static_cast<char>(v >> (8 * b));
+    sstfilter::bench::TaggedKey(tag, (filter << 32) + i, FLAGS_seed, buf);
     return rdb::Slice(buf, sizeof(buf));
   }
 };

@@ -49,7 +49,7 @@
 #include "bench/flag_help.h"
 #include "bench/lsm_bound.h"
 #include "bench/lsm_calibrate.h"
-#include "bench/lsm_keys.h"
+#include "bench/keys.h"
 #include "bench/lsm_policies.h"
 #include "bench/lsm_stats.h"
 #include "bench/production_lookups.h"

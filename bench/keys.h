@@ -1,8 +1,9 @@
-// lsm_bench's deterministic key stream: key i is the same in every run and
-// every database, so every policy is measured on the same data.
+// The benchmarks' deterministic keys: key i is the same in every run, so
+// every policy is measured on the same data.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "bench/bench_util.h"
@@ -20,9 +21,18 @@ inline void PutBigEndian64(uint64_t v, char* out) {
 // inside the files' key ranges, as db_bench's readmissing keys do.
 inline std::string LsmKey(uint64_t i, uint64_t seed) {
   std::string key(16, '\0');
-  PutBigEndian64(Mix64(i + seed * 0x9e3779b97f4a7c15ULL), &key[0]);
+  PutBigEndian64(Mix64(i + seed * kGoldenGamma), &key[0]);
   PutBigEndian64(i, &key[8]);
   return key;
+}
+
+// Key n of single-filter benchmarks, 16 bytes at `out`: the first 8 bytes
+// of `tag`, then Mix64(n + seed offset) little-endian. Distinct n give
+// distinct keys (a bijection); tags keep key sets apart (present, absent).
+inline void TaggedKey(const char* tag, uint64_t n, uint64_t seed, char* out) {
+  std::memcpy(out, tag, 8);
+  const uint64_t v = Mix64(n + seed * kGoldenGamma);
+  for (int b = 0; b < 8; ++b) out[8 + b] = static_cast<char>(v >> (8 * b));
 }
 
 // Value of key i, `bytes` long, derived from i so that hits can be verified.
