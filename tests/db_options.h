@@ -1,12 +1,15 @@
 // Database options for tests that open real databases: a BlockBasedTable
-// options string applied on top of `base`, parsed strictly (an unknown
-// option or policy id fails the test instead of being dropped).
+// options string applied on top of `base`, and a filter policy by its id,
+// parsed strictly (an unknown option or policy id fails the test instead
+// of being dropped).
 #pragma once
 
 #include <gtest/gtest.h>
 #include <rocksdb/convenience.h>
+#include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
 
+#include <memory>
 #include <string>
 
 namespace sstfilter {
@@ -25,6 +28,17 @@ inline ROCKSDB_NAMESPACE::Options WithTableOptions(const ROCKSDB_NAMESPACE::Opti
   EXPECT_TRUE(s.ok()) << s.ToString();
   out.statistics = base.statistics;
   return out;
+}
+
+// The filter policy an options string names by `id` (e.g.
+// "sstfilter.Ribbon:10"), parsed strictly; null, and the test fails, if
+// the id is not one.
+inline std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> PolicyFromId(const std::string& id) {
+  ROCKSDB_NAMESPACE::ConfigOptions config;
+  config.ignore_unsupported_options = false;
+  std::shared_ptr<const ROCKSDB_NAMESPACE::FilterPolicy> policy;
+  EXPECT_TRUE(ROCKSDB_NAMESPACE::FilterPolicy::CreateFromString(config, id, &policy).ok()) << id;
+  return policy;
 }
 
 }  // namespace test

@@ -22,6 +22,7 @@
 #include "plugin/rocksdb/filter_bits.h"
 #include "plugin/rocksdb/register.h"
 #include "tests/temp_dir.h"
+#include "tests/db_options.h"
 #include "tests/test_util.h"
 
 namespace sstfilter {
@@ -30,13 +31,7 @@ namespace {
 namespace rdb = ROCKSDB_NAMESPACE;
 using PolicyPtr = std::shared_ptr<const rdb::FilterPolicy>;
 
-PolicyPtr Policy(const std::string& id) {
-  rdb::ConfigOptions c;
-  c.ignore_unsupported_options = false;
-  PolicyPtr p;
-  EXPECT_TRUE(rdb::FilterPolicy::CreateFromString(c, id, &p).ok()) << id;
-  return p;
-}
+PolicyPtr Policy(const std::string& id) { return test::PolicyFromId(id); }
 
 // One filter block of `n` keys as `policy` writes it into an SST file.
 std::string Block(const rdb::FilterPolicy& policy, size_t n) {

@@ -42,7 +42,12 @@ double Builder::EstimatedFpRate(size_t keys, size_t bytes, FpModel* model) {
   return fp_rate;
 }
 
-bool Builder::HasRocksDBSpaceModel() { return compat::WithSpaceModel(builder_.get()) != nullptr; }
+// From RocksDB 10.9 every builder has the model's methods, ours included:
+// only RocksDB's own count, so that the answer is the same on every version.
+bool Builder::HasRocksDBSpaceModel() {
+  return dynamic_cast<SstFilterBitsBuilder*>(builder_.get()) == nullptr &&
+         compat::WithSpaceModel(builder_.get()) != nullptr;
+}
 
 size_t Builder::CalculateSpace(size_t keys) {
   return compat::WithSpaceModel(builder_.get())->CalculateSpace(keys);

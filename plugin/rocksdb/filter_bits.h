@@ -45,8 +45,8 @@ class Builder {
   // NaN for any other builder. *model (if given) says whose.
   double EstimatedFpRate(size_t keys, size_t bytes, FpModel* model = nullptr);
   // RocksDB's size model of its built-in builders (CalculateSpace: the
-  // bytes of a block of `keys` keys); HasRocksDBSpaceModel() says whether
-  // this builder has one.
+  // bytes of a block of `keys` keys). HasRocksDBSpaceModel() says whether
+  // this is one of them; CalculateSpace needs it.
   bool HasRocksDBSpaceModel();
   size_t CalculateSpace(size_t keys);
 
