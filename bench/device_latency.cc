@@ -35,9 +35,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// A failed system call: the benchmarks' Fatal, with errno's message.
 [[noreturn]] void Die(const std::string& what) {
-  std::fprintf(stderr, "[device_latency] error: %s: %s\n", what.c_str(), std::strerror(errno));
-  std::exit(1);
+  sstfilter::bench::Fatal(what + ": " + std::strerror(errno));
 }
 
 struct Summary {
@@ -85,11 +85,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   gflags::ParseCommandLineFlags(&argc, &argv, true);
+  sstfilter::bench::ProgramName() = "device_latency";
   if (FLAGS_block_bytes == 0 || FLAGS_block_bytes % 4096 != 0 || FLAGS_reads == 0 ||
       FLAGS_file_mib == 0) {
-    std::fprintf(stderr, "[device_latency] error: --block_bytes a multiple of 4096, --reads and "
-                         "--file_mib positive\n");
-    return 1;
+    sstfilter::bench::Fatal("--block_bytes a multiple of 4096, --reads and --file_mib positive");
   }
   const uint64_t file_bytes = FLAGS_file_mib << 20;
   const std::string path = FLAGS_dir + "/sstfilter-device-latency." + std::to_string(getpid());
