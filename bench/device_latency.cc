@@ -6,7 +6,9 @@
 //
 //   ./build/bench/device_latency --dir=/var/tmp --file_mib=1024 --reads=5000
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,8 +25,8 @@
 #include "bench/flag_help.h"
 
 DEFINE_string(dir, "/var/tmp",
-              "Directory on the device to measure (a file is written there, then removed); "
-              "not a tmpfs, which has no O_DIRECT.");
+              "Directory on the device to measure (a file is written there, then removed, "
+              "also on an error); not a tmpfs, which is memory.");
 DEFINE_uint64(file_mib, 1024, "Size of the file read from, MiB: larger than the page cache's "
                               "share of it makes no difference to direct reads.");
 DEFINE_uint64(reads, 5000, "Random reads per mode.");
@@ -35,9 +37,17 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The file the run writes, while it exists: removed on every error too.
+std::string& TempFile() {
+  static std::string path;
+  return path;
+}
+
 // A failed system call: the benchmarks' Fatal, with errno's message.
 [[noreturn]] void Die(const std::string& what) {
-  sstfilter::bench::Fatal(what + ": " + std::strerror(errno));
+  const int error = errno;
+  if (!TempFile().empty()) unlink(TempFile().c_str());
+  sstfilter::bench::Fatal(what + ": " + std::strerror(error));
 }
 
 struct Summary {
@@ -90,18 +100,25 @@ int main(int argc, char** argv) {
       FLAGS_file_mib == 0) {
     sstfilter::bench::Fatal("--block_bytes a multiple of 4096, --reads and --file_mib positive");
   }
+  // Recent kernels take O_DIRECT on tmpfs too: its "direct" reads would be
+  // memory reads.
+  struct statfs fs {};
+  if (statfs(FLAGS_dir.c_str(), &fs) != 0) Die("statfs " + FLAGS_dir);
+  if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
+    sstfilter::bench::Fatal(FLAGS_dir + " is in memory (tmpfs): pick --dir on a disk");
+  }
   const uint64_t file_bytes = FLAGS_file_mib << 20;
   const std::string path = FLAGS_dir + "/sstfilter-device-latency." + std::to_string(getpid());
   // The file: real data on the device, written once.
   {
     const int fd = open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
     if (fd < 0) Die("create " + path);
+    TempFile() = path;
     std::vector<char> chunk(1 << 20);
     std::mt19937_64 rng(FLAGS_seed);
     for (uint64_t done = 0; done < file_bytes; done += chunk.size()) {
       for (char& c : chunk) c = static_cast<char>(rng());
       if (write(fd, chunk.data(), chunk.size()) != static_cast<ssize_t>(chunk.size())) {
-        unlink(path.c_str());
         Die("write " + path + " (disk full?)");
       }
       if ((done >> 20) % 256 == 255) {
@@ -115,10 +132,7 @@ int main(int argc, char** argv) {
   }
   const uint64_t blocks = file_bytes / FLAGS_block_bytes;
   const int direct = open(path.c_str(), O_RDONLY | O_DIRECT);
-  if (direct < 0) {
-    unlink(path.c_str());
-    Die("open O_DIRECT (a tmpfs? pick --dir on a disk)");
-  }
+  if (direct < 0) Die("open O_DIRECT (a tmpfs? pick --dir on a disk)");
   const Summary d = Summarize(TimeReads(direct, blocks, "direct"));
   close(direct);
   // Through the page cache: the same offsets, read once to load them, then timed.
@@ -128,6 +142,7 @@ int main(int argc, char** argv) {
   const Summary c = Summarize(TimeReads(cached, blocks, "page cache"));
   close(cached);
   unlink(path.c_str());
+  TempFile().clear();
   std::printf("# %llu random %llu-byte reads of a %llu MiB file in %s\n",
               static_cast<unsigned long long>(FLAGS_reads),
               static_cast<unsigned long long>(FLAGS_block_bytes),
