@@ -43,11 +43,12 @@ std::string& TempFile() {
   return path;
 }
 
-// A failed system call: the benchmarks' Fatal, with errno's message.
-[[noreturn]] void Die(const std::string& what) {
-  const int error = errno;
+// A failed call: the benchmarks' Fatal, with the message of `error`
+// (errno by default; 0 for a call that did less than asked, e.g. a short
+// read).
+[[noreturn]] void Die(const std::string& what, int error = errno) {
   if (!TempFile().empty()) unlink(TempFile().c_str());
-  sstfilter::bench::Fatal(what + ": " + std::strerror(error));
+  sstfilter::bench::Fatal(what + ": " + (error != 0 ? std::strerror(error) : "incomplete"));
 }
 
 struct Summary {
@@ -65,16 +66,17 @@ Summary Summarize(std::vector<double> us) {
 // Reads FLAGS_reads random aligned blocks of `fd`; microseconds each.
 std::vector<double> TimeReads(int fd, uint64_t blocks, const char* label) {
   void* raw = nullptr;
-  if (posix_memalign(&raw, 4096, FLAGS_block_bytes) != 0) Die("posix_memalign");
+  if (const int error = posix_memalign(&raw, 4096, FLAGS_block_bytes); error != 0) {
+    Die("posix_memalign", error);
+  }
   std::unique_ptr<void, decltype(&std::free)> buf(raw, &std::free);
   std::mt19937_64 rng(FLAGS_seed);
   std::vector<double> us;
   for (uint64_t i = 0; i < FLAGS_reads; ++i) {
     const off_t offset = static_cast<off_t>((rng() % blocks) * FLAGS_block_bytes);
     const auto start = Clock::now();
-    if (pread(fd, buf.get(), FLAGS_block_bytes, offset) != static_cast<ssize_t>(FLAGS_block_bytes)) {
-      Die("pread");
-    }
+    const ssize_t got = pread(fd, buf.get(), FLAGS_block_bytes, offset);
+    if (got != static_cast<ssize_t>(FLAGS_block_bytes)) Die("pread", got < 0 ? errno : 0);
     us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
     if ((i + 1) % std::max<uint64_t>(FLAGS_reads / 5, 1) == 0) {
       std::fprintf(stderr, "[device_latency] %s: %llu of %llu reads\n", label,
@@ -100,8 +102,8 @@ int main(int argc, char** argv) {
       FLAGS_file_mib == 0) {
     sstfilter::bench::Fatal("--block_bytes a multiple of 4096, --reads and --file_mib positive");
   }
-  // Recent kernels take O_DIRECT on tmpfs too: its "direct" reads would be
-  // memory reads.
+  // Linux takes O_DIRECT on tmpfs too from 6.6: its "direct" reads would
+  // be memory reads.
   struct statfs fs {};
   if (statfs(FLAGS_dir.c_str(), &fs) != 0) Die("statfs " + FLAGS_dir);
   if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
@@ -118,8 +120,9 @@ int main(int argc, char** argv) {
     std::mt19937_64 rng(FLAGS_seed);
     for (uint64_t done = 0; done < file_bytes; done += chunk.size()) {
       for (char& c : chunk) c = static_cast<char>(rng());
-      if (write(fd, chunk.data(), chunk.size()) != static_cast<ssize_t>(chunk.size())) {
-        Die("write " + path + " (disk full?)");
+      const ssize_t written = write(fd, chunk.data(), chunk.size());
+      if (written != static_cast<ssize_t>(chunk.size())) {
+        Die("write " + path + " (disk full?)", written < 0 ? errno : 0);
       }
       if ((done >> 20) % 256 == 255) {
         std::fprintf(stderr, "[device_latency] writing: %llu of %llu MiB\n",
@@ -132,7 +135,7 @@ int main(int argc, char** argv) {
   }
   const uint64_t blocks = file_bytes / FLAGS_block_bytes;
   const int direct = open(path.c_str(), O_RDONLY | O_DIRECT);
-  if (direct < 0) Die("open O_DIRECT (a tmpfs? pick --dir on a disk)");
+  if (direct < 0) Die("open O_DIRECT (a file system without it? pick --dir on a disk)");
   const Summary d = Summarize(TimeReads(direct, blocks, "direct"));
   close(direct);
   // Through the page cache: the same offsets, read once to load them, then timed.

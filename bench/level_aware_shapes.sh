@@ -24,7 +24,8 @@ mkdir -p "$OUT"
 # name|flags. default: lsm_bench's own LSM (L0 + L3..L6). shallow: 20k-key
 # flushes into an 8 MiB base level, so L0 (one file) and L5 hold ~32% of the
 # keys. shallow3: the same with three L0 files, L0 13%, L5 28.5%, L6 58.5%:
-# the stock db_bench's shape at 4M keys (3/3/7 files, 13.6/27.7/58.7%).
+# the stock db_bench's shape at 4M keys (three L0 files over 13.6% of the
+# keys, L5 27.7%, L6 58.7%; bench/db_bench_level_aware.sh).
 # deep: levels 4 times apart (max_bytes_for_level_multiplier), L0 + L2..L6. universal:
 # RocksDB's universal compaction (sorted runs in L0 and L6).
 declare -A FLAGS=(

@@ -4,8 +4,9 @@
 # builder/reader adapter alone:
 # - plugin/rocksdb/compat.h includes it, and nothing else does;
 # - compat.h and the headers that include it (bits_builder.h, bits_reader.h)
-#   are included by plugin/rocksdb/ files and by the adapter's own tests
-#   (ADAPTER_TESTS below: they test those classes themselves);
+#   are included by plugin/rocksdb/ sources and by the adapter's own tests
+#   (ADAPTER_TESTS below: they test those classes themselves), and by no
+#   other header, so that no header the rest includes reaches them;
 # - compat.h's includers use the internal interface.
 # Tools, benchmarks and other tests build and query filters through
 # plugin/rocksdb/filter_bits.h and open databases through api_compat.h,
@@ -17,7 +18,8 @@ cd "${1:?usage: include_check.sh SOURCE_DIR}"
 ADAPTER_TESTS="tests/alloc_fit_policy_test.cc tests/bits_reader_test.cc tests/concurrency_test.cc
   tests/construction_check_test.cc tests/fuzz/builder_fuzzer.cc tests/fuzz/reader_fuzzer.cc"
 status=0
-files="$(git ls-files 2>/dev/null | grep -E '\.(h|cc)$' || find plugin bench tests -name '*.h' -o -name '*.cc')"
+files="$(git ls-files -co --exclude-standard 2>/dev/null | grep -E '\.(h|cc)$' ||
+         find plugin bench tests -name '*.h' -o -name '*.cc')"
 for f in $files; do
   [ -f "$f" ] || continue
   if grep -q '^#include "table/block_based/filter_policy_internal.h"' "$f" &&
@@ -27,6 +29,10 @@ for f in $files; do
   fi
   if grep -qE '^#include "plugin/rocksdb/(compat|bits_builder|bits_reader)\.h"' "$f"; then
     case "$f" in
+      plugin/rocksdb/compat.h | plugin/rocksdb/bits_builder.h | plugin/rocksdb/bits_reader.h) ;;
+      plugin/rocksdb/*.h)
+        echo "FAIL: $f, a header, includes compat.h, bits_builder.h or bits_reader.h: whoever includes it then reaches RocksDB's internal filter header"
+        status=1 ;;
       plugin/rocksdb/*) ;;
       *) if ! [[ " $(echo $ADAPTER_TESTS) " == *" $f "* ]]; then
            echo "FAIL: $f reaches RocksDB's internal filter header (compat.h, bits_builder.h or bits_reader.h): use plugin/rocksdb/filter_bits.h or api_compat.h"
@@ -40,6 +46,6 @@ for f in $files; do
     status=1
   fi
 done
-reach="$(grep -lE '^#include "plugin/rocksdb/(compat|bits_builder|bits_reader)\.h"' $files 2>/dev/null | wc -l)"
+reach="$( (grep -lsE '^#include "plugin/rocksdb/(compat|bits_builder|bits_reader)\.h"' $files || true) | wc -l)"
 [ "$status" -ne 0 ] || echo "ok: $reach files reach the internal header, all in plugin/rocksdb/ or the adapter's own tests"
 exit "$status"

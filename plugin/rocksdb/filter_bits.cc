@@ -1,6 +1,7 @@
 #include "plugin/rocksdb/filter_bits.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "plugin/rocksdb/bits_builder.h"
@@ -28,7 +29,7 @@ size_t Builder::ApproximateNumEntries(size_t bytes) {
   return builder_->ApproximateNumEntries(bytes);
 }
 
-double Builder::EstimatedFpRate(size_t keys, size_t bytes, FpModel* model) {
+double Builder::EstimatedFpRate(size_t keys, size_t bytes, FpModel* model) const {
   FpModel whose = FpModel::kNone;
   double fp_rate = NAN;
   if (auto* ours = dynamic_cast<SstFilterBitsBuilder*>(builder_.get())) {
@@ -44,12 +45,13 @@ double Builder::EstimatedFpRate(size_t keys, size_t bytes, FpModel* model) {
 
 // From RocksDB 10.9 every builder has the model's methods, ours included:
 // only RocksDB's own count, so that the answer is the same on every version.
-bool Builder::HasRocksDBSpaceModel() {
+bool Builder::HasRocksDBSpaceModel() const {
   return dynamic_cast<SstFilterBitsBuilder*>(builder_.get()) == nullptr &&
          compat::WithSpaceModel(builder_.get()) != nullptr;
 }
 
-size_t Builder::CalculateSpace(size_t keys) {
+size_t Builder::CalculateSpace(size_t keys) const {
+  assert(HasRocksDBSpaceModel());
   return compat::WithSpaceModel(builder_.get())->CalculateSpace(keys);
 }
 
@@ -62,6 +64,7 @@ Reader::~Reader() = default;
 bool Reader::MayMatch(const rdb::Slice& key) const { return reader_->MayMatch(key); }
 
 void Reader::MayMatch(int n, rdb::Slice** keys, bool* may_match) const {
+  assert(n >= 1 && n <= kMaxBatch);
   reader_->MayMatch(n, keys, may_match);
 }
 

@@ -21,6 +21,7 @@ namespace sstfilter::bits {
 // Whose model predicted an FP rate.
 enum class FpModel { kNone, kSstfilter, kRocksDB };
 
+// Every method but operator bool needs a builder: check it first.
 class Builder {
  public:
   // The policy's builder for a new file in `context`; false when the policy
@@ -42,18 +43,21 @@ class Builder {
 
   // The builder's own prediction of the FP rate of `keys` keys in a block
   // of `bytes`: sstfilter's, or RocksDB's model of its built-in filters;
-  // NaN for any other builder. *model (if given) says whose.
-  double EstimatedFpRate(size_t keys, size_t bytes, FpModel* model = nullptr);
-  // RocksDB's size model of its built-in builders (CalculateSpace: the
-  // bytes of a block of `keys` keys). HasRocksDBSpaceModel() says whether
-  // this is one of them; CalculateSpace needs it.
-  bool HasRocksDBSpaceModel();
-  size_t CalculateSpace(size_t keys);
+  // NaN for any other builder before RocksDB 10.9 (from 10.9 every builder
+  // has the model's methods and counts as RocksDB's). *model (if given)
+  // says whose.
+  double EstimatedFpRate(size_t keys, size_t bytes, FpModel* model = nullptr) const;
+  // RocksDB's size model (CalculateSpace: the bytes of a block of `keys`
+  // keys), which every builder but sstfilter's has: HasRocksDBSpaceModel()
+  // says whether this one does; CalculateSpace needs it.
+  bool HasRocksDBSpaceModel() const;
+  size_t CalculateSpace(size_t keys) const;
 
  private:
   std::unique_ptr<ROCKSDB_NAMESPACE::FilterBitsBuilder> builder_;
 };
 
+// Every method but operator bool needs a reader: check it first.
 class Reader {
  public:
   // RocksDB's built-in readers size their batch scratch arrays by
@@ -68,9 +72,11 @@ class Reader {
   explicit operator bool() const { return reader_ != nullptr; }
 
   bool MayMatch(const ROCKSDB_NAMESPACE::Slice& key) const;
+  // n in 1..kMaxBatch.
   void MayMatch(int n, ROCKSDB_NAMESPACE::Slice** keys, bool* may_match) const;
   // How many of `n` keys of `key_bytes` bytes each, back to back, may
-  // match: one MayMatch per key, or batches of `batch` (1..kMaxBatch) keys.
+  // match: one MayMatch per key, or batches of `batch` keys (taken into
+  // 1..kMaxBatch).
   // The loops run here, so a timed pass times the reader alone.
   uint64_t CountMayMatch(const char* keys, size_t key_bytes, size_t n) const;
   uint64_t CountMayMatchBatched(const char* keys, size_t key_bytes, size_t n, int batch) const;
