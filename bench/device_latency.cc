@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -37,17 +38,21 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The file the run writes, while it exists: removed on every error too.
-std::string& TempFile() {
-  static std::string path;
-  return path;
+// The file the run writes, while it exists: removed on every error and on
+// Ctrl-C too. A fixed buffer, so that the signal handler may read it.
+char g_temp_file[4096];
+
+void RemoveTempFileAndReraise(int sig) {
+  if (g_temp_file[0] != '\0') unlink(g_temp_file);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
 }
 
 // A failed call: the benchmarks' Fatal, with the message of `error`
 // (errno by default; 0 for a call that did less than asked, e.g. a short
 // read).
 [[noreturn]] void Die(const std::string& what, int error = errno) {
-  if (!TempFile().empty()) unlink(TempFile().c_str());
+  if (g_temp_file[0] != '\0') unlink(g_temp_file);
   sstfilter::bench::Fatal(what + ": " + (error != 0 ? std::strerror(error) : "incomplete"));
 }
 
@@ -111,11 +116,14 @@ int main(int argc, char** argv) {
   }
   const uint64_t file_bytes = FLAGS_file_mib << 20;
   const std::string path = FLAGS_dir + "/sstfilter-device-latency." + std::to_string(getpid());
+  if (path.size() >= sizeof(g_temp_file)) sstfilter::bench::Fatal("--dir is too long");
+  std::signal(SIGINT, RemoveTempFileAndReraise);
+  std::signal(SIGTERM, RemoveTempFileAndReraise);
   // The file: real data on the device, written once.
   {
     const int fd = open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
     if (fd < 0) Die("create " + path);
-    TempFile() = path;
+    std::snprintf(g_temp_file, sizeof(g_temp_file), "%s", path.c_str());
     std::vector<char> chunk(1 << 20);
     std::mt19937_64 rng(FLAGS_seed);
     for (uint64_t done = 0; done < file_bytes; done += chunk.size()) {
@@ -145,7 +153,7 @@ int main(int argc, char** argv) {
   const Summary c = Summarize(TimeReads(cached, blocks, "page cache"));
   close(cached);
   unlink(path.c_str());
-  TempFile().clear();
+  g_temp_file[0] = '\0';
   std::printf("# %llu random %llu-byte reads of a %llu MiB file in %s\n",
               static_cast<unsigned long long>(FLAGS_reads),
               static_cast<unsigned long long>(FLAGS_block_bytes),
