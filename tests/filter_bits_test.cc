@@ -25,16 +25,15 @@ namespace {
 namespace rdb = ROCKSDB_NAMESPACE;
 using PolicyPtr = std::shared_ptr<const rdb::FilterPolicy>;
 
-PolicyPtr Policy(const std::string& id) { return test::PolicyFromId(id); }
+using test::PolicyFromId;
 
-constexpr size_t kKeyBytes = 16;
+constexpr size_t kKeyBytes = 16;  // test::Key's length
 
-// `n` distinct 16-byte keys of `family`, back to back.
+// `n` distinct keys of `family`, back to back.
 std::vector<char> PackedKeys(size_t n, uint64_t family) {
   std::vector<char> keys;
   for (size_t i = 0; i < n; ++i) {
-    std::string key = test::Key(i, family);
-    key.resize(kKeyBytes, '.');
+    const std::string key = test::Key(i, family);
     keys.insert(keys.end(), key.begin(), key.end());
   }
   return keys;
@@ -44,7 +43,7 @@ TEST(FilterBitsTest, SaysWhoseModelPredicts) {
   const rdb::BlockBasedTableOptions table_options = compat::ExactLengthTableOptions();
   const rdb::FilterBuildingContext context(table_options);
   for (const char* id : {"sstfilter.Ribbon:10", "sstfilter.BlockedBloom:10"}) {
-    bits::Builder ours(*Policy(id), context);
+    bits::Builder ours(*PolicyFromId(id), context);
     ASSERT_TRUE(ours) << id;
     bits::FpModel model = bits::FpModel::kNone;
     const double fp = ours.EstimatedFpRate(10000, 12500, &model);
@@ -55,7 +54,7 @@ TEST(FilterBitsTest, SaysWhoseModelPredicts) {
     EXPECT_FALSE(ours.HasRocksDBSpaceModel()) << id;
   }
   for (const char* id : {"rocksdb.BloomFilter:10", "rocksdb.RibbonFilter:10:-1"}) {
-    bits::Builder builtin(*Policy(id), context);
+    bits::Builder builtin(*PolicyFromId(id), context);
     ASSERT_TRUE(builtin) << id;
     ASSERT_TRUE(builtin.HasRocksDBSpaceModel()) << id;
     bits::FpModel model = bits::FpModel::kNone;
@@ -77,12 +76,13 @@ TEST(FilterBitsTest, CountsAgreeWithMayMatch) {
   const std::vector<char> present = PackedKeys(kKeys, 2);
   const std::vector<char> absent = PackedKeys(kQueries, 3);
   for (const char* id : {"sstfilter.Ribbon:6", "sstfilter.BlockedBloom:6", "rocksdb.BloomFilter:6"}) {
-    bits::Builder builder(*Policy(id), context);
+    const PolicyPtr policy = PolicyFromId(id);
+    bits::Builder builder(*policy, context);
     ASSERT_TRUE(builder) << id;
     builder.AddKeys(present.data(), kKeyBytes, kKeys);
     std::unique_ptr<const char[]> buf;
     const rdb::Slice block = builder.Finish(&buf);
-    const bits::Reader reader(*Policy(id), block);
+    const bits::Reader reader(*policy, block);
     ASSERT_TRUE(reader) << id;
     EXPECT_EQ(reader.CountMayMatch(present.data(), kKeyBytes, kKeys), kKeys) << id;
     uint64_t one_by_one = 0;
@@ -111,7 +111,7 @@ TEST(FilterBitsTest, NoFilterGivesAnEmptyBuilder) {
   context.is_bottommost = true;
   context.reason = rdb::TableFileCreationReason::kCompaction;
   const PolicyPtr policy =
-      Policy("{id=sstfilter.LevelAware;bits_per_key=10;bottommost_bits_per_key=0}");
+      PolicyFromId("{id=sstfilter.LevelAware;bits_per_key=10;bottommost_bits_per_key=0}");
   EXPECT_FALSE(bits::Builder(*policy, context));
   context.is_bottommost = false;
   EXPECT_TRUE(bits::Builder(*policy, context));

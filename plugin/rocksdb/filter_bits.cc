@@ -63,11 +63,6 @@ Reader::~Reader() = default;
 
 bool Reader::MayMatch(const rdb::Slice& key) const { return reader_->MayMatch(key); }
 
-void Reader::MayMatch(int n, rdb::Slice** keys, bool* may_match) const {
-  assert(n >= 1 && n <= kMaxBatch);
-  reader_->MayMatch(n, keys, may_match);
-}
-
 // The single-query loop has no dependency between iterations, so an
 // out-of-order core overlaps several queries' cache misses: a throughput
 // figure, as in RocksDB's filter_bench.

@@ -72,8 +72,6 @@ class Reader {
   explicit operator bool() const { return reader_ != nullptr; }
 
   bool MayMatch(const ROCKSDB_NAMESPACE::Slice& key) const;
-  // n in 1..kMaxBatch.
-  void MayMatch(int n, ROCKSDB_NAMESPACE::Slice** keys, bool* may_match) const;
   // How many of `n` keys of `key_bytes` bytes each, back to back, may
   // match: one MayMatch per key, or batches of `batch` keys (taken into
   // 1..kMaxBatch).
