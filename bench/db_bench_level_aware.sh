@@ -11,7 +11,8 @@
 # budget); the second run is sstfilter.Ribbon at the bits per key
 # LevelAware really spent. Each run then looks up READS
 # absent keys (readmissing). Prints per run: files per level, bits per key,
-# wasted reads per miss, and the highest and lowest bits per key sampled
+# wasted reads per miss, the filters a miss consults (RocksDB's
+# statistics), and the highest and lowest bits per key sampled
 # during the load (every SAMPLE_SECONDS, default 2, with how many samples
 # and how many snapshots were retaken); writes
 # OUT_DIR/db_bench_level_aware.csv.
@@ -101,6 +102,8 @@ run_policy() {  # $1: label, $2: filter_policy value
   local out="$OUT/db_bench_la_${label}_read.txt"
   local fp=$(( $(db_bench_ticker bloom.filter.full.positive "$out") -
                $(db_bench_ticker bloom.filter.full.true.positive "$out") ))
+  # Filters consulted: the ones that said no, and the false positives.
+  local checks=$(( $(db_bench_ticker bloom.filter.useful "$out") + fp ))
   local retries; retries="$(wc -l < "$RETRIES_FILE")"
   BITS_AFTER="$(bits_now || true)"
   [ -n "$BITS_AFTER" ] || {
@@ -110,15 +113,16 @@ run_policy() {  # $1: label, $2: filter_policy value
   SHAPE="$(awk '$1 ~ /^L[0-9]+$/ && NF >= 7 && $2 ~ /^[0-9]+$/ { printf "%s%s:%s", sep, $1, $2; sep = "/" }' \
     "$OUT/db_bench_la_${label}_inspect.txt" | head -1)"
   WASTED="$(awk -v f="$fp" -v n="$READS" 'BEGIN { printf "%.5f", f / n }')"
-  echo "$label,$SHAPE,$BITS_AFTER,${lo:-},${hi:-},$samples,$retries,$WASTED" \
+  CHECKS="$(awk -v c="$checks" -v n="$READS" 'BEGIN { printf "%.3f", c / n }')"
+  echo "$label,$SHAPE,$BITS_AFTER,${lo:-},${hi:-},$samples,$retries,$WASTED,$CHECKS" \
     >> "$OUT/db_bench_level_aware.csv"
-  printf '%-22s %-28s %8s %8s %8s %7s %7s %10s\n' "$label" "$SHAPE" "$BITS_AFTER" "${lo:--}" \
-    "${hi:--}" "$samples" "$retries" "$WASTED"
+  printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s\n' "$label" "$SHAPE" "$BITS_AFTER" "${lo:--}" \
+    "${hi:--}" "$samples" "$retries" "$WASTED" "$CHECKS"
 }
 
-echo "policy,files_per_level,bits_per_key,load_min_bits_per_key,load_max_bits_per_key,load_samples,load_retries,wasted_reads_per_miss" \
+echo "policy,files_per_level,bits_per_key,load_min_bits_per_key,load_max_bits_per_key,load_samples,load_retries,wasted_reads_per_miss,filter_checks_per_miss" \
   > "$OUT/db_bench_level_aware.csv"
-printf '%-22s %-28s %8s %8s %8s %7s %7s %10s\n' policy files_per_level bits load_min load_max samples retries wasted
+printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s\n' policy files_per_level bits load_min load_max samples retries wasted checks
 run_policy "LevelAware:$BITS" "sstfilter.LevelAware:$BITS"
 run_policy "Ribbon:$BITS_AFTER" "sstfilter.Ribbon:$BITS_AFTER"
 echo "[db_bench_level_aware] wrote $OUT/db_bench_level_aware.csv" >&2

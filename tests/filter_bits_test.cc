@@ -27,7 +27,7 @@ using PolicyPtr = std::shared_ptr<const rdb::FilterPolicy>;
 
 using test::PolicyFromId;
 
-constexpr size_t kKeyBytes = 16;  // test::Key's length
+using test::kKeyBytes;
 
 // `n` distinct keys of `family`, back to back.
 std::vector<char> PackedKeys(size_t n, uint64_t family) {

@@ -60,11 +60,13 @@ inline std::string ConfigName(const FilterConfig& c) {
          (c.lines_per_key > 1 ? "_lines" + std::to_string(c.lines_per_key) : "");
 }
 
+constexpr size_t kKeyBytes = 16;  // every Key's length
+
 // Key i of a family: 8 bytes of family tag then the index little-endian,
 // so keys of different families never collide and keys differ only in
 // their last bytes.
 inline std::string Key(uint64_t i, uint64_t family = 0) {
-  std::string k(16, '\0');
+  std::string k(kKeyBytes, '\0');
   for (int b = 0; b < 8; ++b) {
     k[b] = static_cast<char>(family >> (8 * b));
     k[8 + b] = static_cast<char>(i >> (8 * b));
