@@ -12,7 +12,9 @@
 # LevelAware really spent. Each run then looks up READS
 # absent keys (readmissing). Prints per run: files per level, bits per key,
 # wasted reads per miss, the filters a miss consults (RocksDB's
-# statistics), and the highest and lowest bits per key sampled
+# statistics, and as `sstfilter inspect` models them), inspect's optimum
+# for the shape and memory and the measured wasted reads over it, and the
+# highest and lowest bits per key sampled
 # during the load (every SAMPLE_SECONDS, default 2, with how many samples
 # and how many snapshots were retaken); writes
 # OUT_DIR/db_bench_level_aware.csv.
@@ -48,12 +50,12 @@ use_direct_reads=true
 listeners={sstfilter.LsmShape}" "level_compaction_dynamic_level_bytes=true" "filter_policy=$1"
 }
 
-# The live files' filter bits per key, or empty. A snapshot taken while a
-# job installs its files can list a file deleted before inspect reads it
-# (counted with no entries and no filter), or miss the MANIFEST and list
-# every *.sst: it is not the live files, and is taken again; after five
-# such tries, empty. RETRIES_FILE counts them.
-bits_now() {
+# `sstfilter inspect --json` of the live files, on one line, or empty. A
+# snapshot taken while a job installs its files can list a file deleted
+# before inspect reads it (counted with no entries and no filter), or miss
+# the MANIFEST and list every *.sst: it is not the live files, and is
+# taken again; after five such tries, empty. RETRIES_FILE counts them.
+inspect_now() {
   local json try
   for try in 1 2 3 4 5; do
     json="$("$TOOL" inspect --json --progress=never --nochecksums "$WORK/db" 2>/dev/null |
@@ -62,10 +64,22 @@ bits_now() {
       echo x >> "$RETRIES_FILE"
       continue
     fi
-    grep -o '"total":{[^}]*}' <<<"$json" | grep -o '"bits_per_key":[0-9.]*' | cut -d: -f2
+    echo "$json"
     return
   done
   return 1
+}
+
+# A number from inspect's JSON: $1 the object ("total" or the first column
+# family), $2 the key.
+json_number() {
+  grep -o "$1" <<<"$JSON" | head -1 | grep -o "\"$2\":[0-9.e+-]*" | head -1 | cut -d: -f2
+}
+
+# The live files' filter bits per key, or empty.
+bits_now() {
+  JSON="$(inspect_now)" || return 1
+  json_number '"total":{[^}]*}' bits_per_key
 }
 
 run_policy() {  # $1: label, $2: filter_policy value
@@ -105,7 +119,8 @@ run_policy() {  # $1: label, $2: filter_policy value
   # Filters consulted: the ones that said no, and the false positives.
   local checks=$(( $(db_bench_ticker bloom.filter.useful "$out") + fp ))
   local retries; retries="$(wc -l < "$RETRIES_FILE")"
-  BITS_AFTER="$(bits_now || true)"
+  JSON="$(inspect_now || true)"
+  BITS_AFTER="$(json_number '"total":{[^}]*}' bits_per_key)"
   [ -n "$BITS_AFTER" ] || {
     echo "[db_bench_level_aware] $label: cannot read the live files' bits per key (see $OUT/db_bench_la_${label}_inspect.txt)" >&2
     exit 1
@@ -114,15 +129,24 @@ run_policy() {  # $1: label, $2: filter_policy value
     "$OUT/db_bench_la_${label}_inspect.txt" | head -1)"
   WASTED="$(awk -v f="$fp" -v n="$READS" 'BEGIN { printf "%.5f", f / n }')"
   CHECKS="$(awk -v c="$checks" -v n="$READS" 'BEGIN { printf "%.3f", c / n }')"
-  echo "$label,$SHAPE,$BITS_AFTER,${lo:-},${hi:-},$samples,$retries,$WASTED,$CHECKS" \
+  # inspect's model of the same misses: its filter checks per miss, and
+  # Monkey's optimum for the shape at the memory the files hold.
+  local cf='"column_families":\[{[^]]*'
+  local model_checks optimum vs_optimum
+  model_checks="$(json_number "$cf" filter_checks_per_miss | awk '{ printf "%.3f", $1 }')"
+  optimum="$(json_number "$cf" optimal_wasted_reads_per_miss | awk '{ printf "%.6f", $1 }')"
+  vs_optimum="$(awk -v w="$fp" -v n="$READS" -v o="$optimum" 'BEGIN { if (o > 0) printf "%.3f", w / n / o }')"
+  echo "$label,$SHAPE,$BITS_AFTER,${lo:-},${hi:-},$samples,$retries,$WASTED,$CHECKS,$model_checks,$optimum,$vs_optimum" \
     >> "$OUT/db_bench_level_aware.csv"
-  printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s\n' "$label" "$SHAPE" "$BITS_AFTER" "${lo:--}" \
-    "${hi:--}" "$samples" "$retries" "$WASTED" "$CHECKS"
+  printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s %7s %9s %7s\n' "$label" "$SHAPE" "$BITS_AFTER" \
+    "${lo:--}" "${hi:--}" "$samples" "$retries" "$WASTED" "$CHECKS" "${model_checks:--}" \
+    "${optimum:--}" "${vs_optimum:--}"
 }
 
-echo "policy,files_per_level,bits_per_key,load_min_bits_per_key,load_max_bits_per_key,load_samples,load_retries,wasted_reads_per_miss,filter_checks_per_miss" \
+echo "policy,files_per_level,bits_per_key,load_min_bits_per_key,load_max_bits_per_key,load_samples,load_retries,wasted_reads_per_miss,filter_checks_per_miss,inspect_checks_per_miss,optimal_wasted_reads_per_miss,vs_optimum" \
   > "$OUT/db_bench_level_aware.csv"
-printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s\n' policy files_per_level bits load_min load_max samples retries wasted checks
+printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s %7s %9s %7s\n' policy files_per_level bits load_min \
+  load_max samples retries wasted checks model optimum vs_opt
 run_policy "LevelAware:$BITS" "sstfilter.LevelAware:$BITS"
 run_policy "Ribbon:$BITS_AFTER" "sstfilter.Ribbon:$BITS_AFTER"
 echo "[db_bench_level_aware] wrote $OUT/db_bench_level_aware.csv" >&2

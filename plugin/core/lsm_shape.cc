@@ -31,10 +31,11 @@ double Between(const std::string& lo, const std::string& hi, const std::string& 
   return std::clamp((k - a) / (b - a), 0.0, 1.0);
 }
 
-// Fraction of the reference level's keys at or below `key`.
-class KeyCdf {
+// Entries of one sorted run (a deeper level's files, or one L0 file) at or
+// below a key.
+class RunCdf {
  public:
-  explicit KeyCdf(std::vector<const ShapeFile*> files) : files_(std::move(files)) {
+  explicit RunCdf(std::vector<const ShapeFile*> files) : files_(std::move(files)) {
     std::sort(files_.begin(), files_.end(),
               [](const ShapeFile* a, const ShapeFile* b) { return a->smallest < b->smallest; });
     for (const ShapeFile* f : files_) {
@@ -42,18 +43,18 @@ class KeyCdf {
       total_ += f->entries;
     }
   }
-  bool empty() const { return !(total_ > 0); }
+  double total() const { return total_; }
 
   double At(const std::string& key) const {
     // The first file whose largest key is >= key.
     const auto it = std::lower_bound(
         files_.begin(), files_.end(), key,
         [](const ShapeFile* f, const std::string& k) { return f->largest < k; });
-    if (it == files_.end()) return 1.0;
+    if (it == files_.end()) return total_;
     const size_t i = static_cast<size_t>(it - files_.begin());
     const ShapeFile& f = **it;
     const double inside = key < f.smallest ? 0.0 : Between(f.smallest, f.largest, key);
-    return (before_[i] + inside * f.entries) / total_;
+    return before_[i] + inside * f.entries;
   }
 
  private:
@@ -62,40 +63,72 @@ class KeyCdf {
   double total_ = 0;
 };
 
+// Fraction of all stored keys with a known range at or below a key: every
+// level's sorted runs together, so that keys only L0 holds (the newest,
+// when keys grow) count as much as the keys below them.
+class KeyCdf {
+ public:
+  explicit KeyCdf(const std::vector<ShapeFile>& files) {
+    std::map<int, std::vector<const ShapeFile*>> levels;
+    for (const ShapeFile& f : files) {
+      if (f.level < 0 || !f.has_range || !(f.entries > 0)) continue;
+      if (f.level == 0) {
+        runs_.emplace_back(std::vector<const ShapeFile*>{&f});  // L0 files overlap
+      } else {
+        levels[f.level].push_back(&f);
+      }
+    }
+    for (auto& [level, run] : levels) runs_.emplace_back(std::move(run));
+    for (const RunCdf& run : runs_) total_ += run.total();
+  }
+  bool empty() const { return !(total_ > 0); }
+
+  double At(const std::string& key) const {
+    double below = 0;
+    for (const RunCdf& run : runs_) below += run.At(key);
+    return below / total_;
+  }
+
+ private:
+  std::vector<RunCdf> runs_;
+  double total_ = 0;
+};
+
 }  // namespace
 
-LsmShape ShapeOfFiles(const std::vector<ShapeFile>& files) {
-  std::map<int, double> keys_by_level;
-  for (const ShapeFile& f : files) {
-    if (f.level >= 0) keys_by_level[f.level] += std::max(f.entries, 0.0);
-  }
-  if (keys_by_level.empty()) return {};
-  // The reference: the level with the most keys (ties: the deeper), its
-  // files with a range; L0 files overlap, so a deeper level when one has keys.
-  int reference = -1;
-  for (const auto& [level, keys] : keys_by_level) {
-    if (level > 0 && (reference < 0 || keys >= keys_by_level[reference])) reference = level;
-  }
-  std::vector<const ShapeFile*> reference_files;
-  for (const ShapeFile& f : files) {
-    if (f.level == reference && f.has_range && f.entries > 0) reference_files.push_back(&f);
-  }
-  const KeyCdf cdf(reference_files);
-  LsmShape shape(static_cast<size_t>(keys_by_level.rbegin()->first) + 1);
-  for (const ShapeFile& f : files) {
+std::vector<double> CheckShares(const std::vector<ShapeFile>& files) {
+  std::vector<double> shares(files.size(), 0.0);
+  const KeyCdf cdf(files);
+  std::map<int, double> level_checks;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const ShapeFile& f = files[i];
     if (f.level < 0) continue;
-    double share = 1.0;
-    if (f.has_range && !cdf.empty()) {
-      share = f.level == reference && reference_files.size() > 0
-                  ? f.entries / keys_by_level[reference]
-                  : cdf.At(f.largest) - cdf.At(f.smallest);
-    }
-    LevelLoad& load = shape[static_cast<size_t>(f.level)];
-    load.keys += std::max(f.entries, 0.0);
-    load.checks += share;
+    shares[i] = f.has_range && !cdf.empty() ? cdf.At(f.largest) - cdf.At(f.smallest) : 1.0;
+    level_checks[f.level] += shares[i];
+  }
+  // A deeper level's files do not overlap: at most one check per lookup,
+  // even when ranges (damaged metadata) say otherwise.
+  for (size_t i = 0; i < files.size(); ++i) {
+    const double checks = files[i].level > 0 ? level_checks[files[i].level] : 0.0;
+    if (checks > 1.0) shares[i] /= checks;
+  }
+  return shares;
+}
+
+LsmShape ShapeOfFiles(const std::vector<ShapeFile>& files) {
+  const std::vector<double> shares = CheckShares(files);
+  int deepest = -1;
+  for (const ShapeFile& f : files) deepest = std::max(deepest, f.level);
+  if (deepest < 0) return {};
+  LsmShape shape(static_cast<size_t>(deepest) + 1);
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (files[i].level < 0) continue;
+    LevelLoad& load = shape[static_cast<size_t>(files[i].level)];
+    load.keys += std::max(files[i].entries, 0.0);
+    load.checks += shares[i];
   }
   for (size_t level = 1; level < shape.size(); ++level) {
-    shape[level].checks = std::min(shape[level].checks, 1.0);
+    shape[level].checks = std::min(shape[level].checks, 1.0);  // rounding
   }
   return shape;
 }

@@ -17,12 +17,18 @@ struct ShapeFile {
   std::string smallest, largest;  // user keys, bytewise order
 };
 
-// Absent keys are taken to be spread like the keys of the largest level:
-// a file's share of lookups is the share of that level's keys inside its
-// key range, read off the largest level's file boundaries (entries between
-// boundaries spread by the keys' leading bytes). An L0 file adds its share
-// to L0's checks; a deeper level's files do not overlap, so its checks are
-// the sum, at most 1. Files without a range count as covering every key.
+// Absent keys are taken to be spread like the stored keys of every level
+// together: a file's share of lookups is the share of all keys (duplicates
+// across levels included) inside its key range, read off the files'
+// boundaries (entries inside a file spread by the keys' leading bytes). An
+// L0 file adds its share to L0's checks; a deeper level's files do not
+// overlap, so its checks are the sum, at most 1. Files without a range
+// count as covering every key.
 LsmShape ShapeOfFiles(const std::vector<ShapeFile>& files);
+
+// Per file, in the order given: the share of absent-key lookups that
+// consult its filter, as ShapeOfFiles counts them (a deeper level's shares
+// scaled down to sum to at most 1). 0 for files of an unknown level (< 0).
+std::vector<double> CheckShares(const std::vector<ShapeFile>& files);
 
 }  // namespace sstfilter

@@ -108,7 +108,8 @@ bool ListDbFiles(const std::string& dir, DbListing* listing, std::string* error)
   listing->from_manifest = true;
   std::set<std::string> live;
   for (const rdb::LiveFileMetaData& m : metas) {
-    listing->files.push_back({m.db_path + m.name, m.column_family_name, m.level, m.size});
+    listing->files.push_back({m.db_path + m.name, m.column_family_name, m.level, m.size, true,
+                              m.smallestkey, m.largestkey});
     live.insert(fs::path(m.name).filename().string());
   }
   std::sort(listing->files.begin(), listing->files.end(), [](const DbFile& a, const DbFile& b) {

@@ -16,6 +16,8 @@ struct DbFile {
   std::string column_family;  // empty: unknown
   int level = -1;             // -1: unknown
   uint64_t manifest_bytes = 0;  // size the MANIFEST records; 0 if unknown
+  bool has_range = false;       // from the MANIFEST: smallest and largest user keys
+  std::string smallest, largest;
 };
 
 struct DbListing {

@@ -133,8 +133,9 @@ void PrintInspectionText(const Inspection& in, std::ostream& out) {
   for (const Totals& t : in.column_families) {
     if (std::isnan(t.wasted_reads_per_miss)) continue;
     out << "wasted reads per miss" << (cf ? " in " + t.column_family : "") << ": "
-        << FormatNumber(t.wasted_reads_per_miss, "%.4g")
-        << " if a lookup consults every L0 file and one file per deeper level\n";
+        << FormatNumber(t.wasted_reads_per_miss, "%.4g") << " over "
+        << FormatNumber(t.checks_per_miss, "%.2f")
+        << " filter checks per miss (absent keys spread like the stored keys)\n";
     if (std::isnan(t.optimal_wasted_reads)) continue;
     out << "  the same " << FormatNumber(t.BitsPerKey(), "%.3f")
         << " bits/key spread uniformly as Ribbon: " << FormatNumber(t.uniform_ribbon_wasted_reads, "%.4g")
@@ -180,6 +181,7 @@ void TotalsJson(const Totals& t, JsonWriter* j) {
   j->Key("bits_per_key").Number(t.BitsPerKey());
   j->Key("predicted_fp_rate").Number(t.MeanFpRate());
   if (t.level == kAllLevels) {
+    j->Key("filter_checks_per_miss").Number(t.checks_per_miss);
     j->Key("wasted_reads_per_miss").Number(t.wasted_reads_per_miss);
     j->Key("uniform_ribbon_wasted_reads_per_miss").Number(t.uniform_ribbon_wasted_reads);
     j->Key("optimal_wasted_reads_per_miss").Number(t.optimal_wasted_reads);

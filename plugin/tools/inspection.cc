@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "plugin/core/level_allocation.h"
+#include "plugin/core/lsm_shape.h"
 #include "plugin/rocksdb/policy.h"
 
 namespace sstfilter::tools {
@@ -177,6 +178,9 @@ const OptionsFilterPolicy* ConfiguredPolicy(const InspectedSource& source, const
 void ComputeTotals(Inspection* in) {
   std::map<std::pair<std::string, int>, Totals> levels;
   std::map<std::string, Totals> cfs;
+  // Per column family, its files of known level: the shape lookups see.
+  std::map<std::string, std::vector<ShapeFile>> shape_files;
+  std::map<std::string, std::vector<double>> fp_rates;
   for (const InspectedFile& f : in->files) {
     Totals& level = levels[{f.where.column_family, f.where.level}];
     level.column_family = f.where.column_family;
@@ -186,35 +190,35 @@ void ComputeTotals(Inspection* in) {
     cf.column_family = f.where.column_family;
     cf.Add(f);
     in->total.Add(f);
-    // A lookup consults every L0 file whose range holds the key.
-    if (f.where.level == 0 && std::isfinite(f.effective_fp_rate)) {
-      cf.wasted_reads_per_miss = (std::isnan(cf.wasted_reads_per_miss) ? 0 : cf.wasted_reads_per_miss) +
-                                 f.effective_fp_rate;
-    }
+    if (f.where.level < 0) continue;
+    shape_files[f.where.column_family].push_back(
+        ShapeFile{f.where.level, static_cast<double>(f.sst.entries), f.where.has_range,
+                  f.where.smallest, f.where.largest});
+    fp_rates[f.where.column_family].push_back(f.effective_fp_rate);
   }
-  for (auto& [key, level] : levels) {
-    Totals& cf = cfs[key.first];
-    // ... and one file per deeper level: on average, the level's mean.
-    if (key.second > 0 && std::isfinite(level.MeanFpRate())) {
-      cf.wasted_reads_per_miss = (std::isnan(cf.wasted_reads_per_miss) ? 0 : cf.wasted_reads_per_miss) +
-                                 level.MeanFpRate();
-    }
-    in->levels.push_back(level);
-  }
-  // The shape those lookups see: every L0 file and one check per deeper level.
-  std::map<std::string, LsmShape> shapes;
-  for (const Totals& level : in->levels) {
-    if (level.level < 0) continue;
-    LsmShape& shape = shapes[level.column_family];
-    if (shape.size() <= static_cast<size_t>(level.level)) shape.resize(level.level + 1);
-    shape[level.level] = LevelLoad{static_cast<double>(level.entries),
-                                   level.level == 0 ? static_cast<double>(level.files) : 1.0};
-  }
+  for (auto& [key, level] : levels) in->levels.push_back(level);
   for (auto& [name, cf] : cfs) {
-    const auto shape = shapes.find(name);
-    if (shape != shapes.end() && !std::isnan(cf.wasted_reads_per_miss)) {
-      cf.uniform_ribbon_wasted_reads = UniformRibbonWastedReads(shape->second, cf.BitsPerKey());
-      cf.optimal_wasted_reads = OptimalWastedReads(shape->second, cf.BitsPerKey());
+    const auto files = shape_files.find(name);
+    if (files != shape_files.end()) {
+      // A lookup of an absent key consults the files whose key range holds
+      // it: every L0 file that spans the keys, at most one per deeper level.
+      const std::vector<double> shares = CheckShares(files->second);
+      const std::vector<double>& fp = fp_rates[name];
+      double wasted = 0, checks = 0;
+      bool any = false;
+      for (size_t i = 0; i < shares.size(); ++i) {
+        checks += shares[i];
+        if (!std::isfinite(fp[i])) continue;
+        wasted += shares[i] * fp[i];
+        any = true;
+      }
+      if (any) {
+        const LsmShape shape = ShapeOfFiles(files->second);
+        cf.wasted_reads_per_miss = wasted;
+        cf.checks_per_miss = checks;
+        cf.uniform_ribbon_wasted_reads = UniformRibbonWastedReads(shape, cf.BitsPerKey());
+        cf.optimal_wasted_reads = OptimalWastedReads(shape, cf.BitsPerKey());
+      }
     }
     in->column_families.push_back(cf);
   }

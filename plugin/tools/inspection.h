@@ -40,8 +40,11 @@ struct Totals {
   uint64_t filter_bytes = 0;
   double fp_weighted = 0;  // sum of effective FP rate x entries over files with a known rate
   uint64_t fp_entries = 0;
-  // Column families: sum over L0 files and over the mean of each deeper
-  // level; the wasted reads per miss of a lookup that consults them all.
+  // Column families, for absent keys spread like the stored keys: the
+  // filters a lookup consults (the files whose key range holds the key:
+  // L0's that span it, at most one per deeper level; a file with no known
+  // range, every key), and the wasted reads per miss their FP rates give.
+  double checks_per_miss = std::numeric_limits<double>::quiet_NaN();
   double wasted_reads_per_miss = std::numeric_limits<double>::quiet_NaN();
   // Column families, the same lookups: the same filter memory (BitsPerKey)
   // spread uniformly as Ribbon, and split optimally by level with filters
