@@ -190,27 +190,50 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   const LevelPlan raised = la.PlanFor(context(Reason::kFlush, 0, false), ShallowShape(9));
   EXPECT_NEAR(raised.filter.bits_per_key, (bottom * 1045 - 9000 - trailer) / 45.0, 1e-9);
   EXPECT_EQ(capped.filter.kind, FilterKind::kRibbon);
-  // A compaction into L5 while L0 is empty (its mean is 136 keys) leaves
-  // room for the L0 files to come at their plan's bits: its cap is lower by
-  // their bits above the headroom, spread over its 277 keys. With L0 as
-  // full as its mean, nothing is held back.
+  // Universal compaction: a compaction into L5 while L0 is empty (its mean
+  // is 136 keys) leaves room for the L0 files to come at their plan's bits:
+  // its cap is lower by their bits above the budget, spread over its 277
+  // keys. With L0 as full as its mean, nothing is held back.
   auto compacting = std::make_shared<LiveShape>(*ShallowShape(10));
   compacting->pending.resize(6);
   compacting->pending[5].inputs.Add(277, 277 * 10.0);
   compacting->l0_keys_now = 0;
-  const double l0_excess = plan[0].filter.bits_per_key - top;
-  EXPECT_NEAR(la.JobBounds(compacting, 5).cap,
-              (top * 1000 - 10000 + 2770 - trailer) / 277.0 - 136 * l0_excess / 277.0, 1e-9);
+  const double cap5 = (top * 1000 - 10000 + 2770 - trailer) / 277.0;
+  const double l0_excess = plan[0].filter.bits_per_key - 10;
+  EXPECT_NEAR(la.JobBounds(compacting, 5, false).cap, cap5 - 136 * l0_excess / 277.0, 1e-9);
   compacting->l0_keys_now = 136;
-  EXPECT_NEAR(la.JobBounds(compacting, 5).cap, (top * 1000 - 10000 + 2770 - trailer) / 277.0,
+  EXPECT_NEAR(la.JobBounds(compacting, 5, false).cap, cap5, 1e-9);
+  // Leveled: room for L0 to refill to its peak (181 keys: three files and
+  // a flush), at its bits (at most L0Limit).
+  compacting->l0_peak_keys = 181;
+  const double limit = top + (top - bottom) * (1000 - 181) / 181.0;
+  EXPECT_NEAR(la.L0Limit(*compacting), limit, 1e-9);
+  const double l0_bits = std::min(plan[0].filter.bits_per_key, limit);
+  EXPECT_NEAR(la.JobBounds(compacting, 5).cap, cap5 - (181 - 136) * (l0_bits - 10) / 277.0, 1e-9);
+  compacting->l0_keys_now = 0;
+  EXPECT_NEAR(la.JobBounds(compacting, 5).cap,
+              std::max(la.JobBounds(compacting, 5).floor, cap5 - 181 * (l0_bits - 10) / 277.0),
               1e-9);
   // Three input files: the cap counts three output files' trailers, the
   // floor one (a job may write fewer files than it reads).
+  compacting->l0_keys_now = 181;
   compacting->pending[5].files = 3;
   EXPECT_NEAR(la.JobBounds(compacting, 5).cap,
               (top * 1000 - 10000 + 2770 - 3 * trailer) / 277.0, 1e-9);
   EXPECT_NEAR(la.JobBounds(compacting, 5).floor,
               (bottom * 1000 - 10000 + 2770 - trailer) / 277.0, 1e-9);
+  // Leveled, L0's peak 600 of the 1000 keys: its swing fits the band only
+  // at 10.65 bits per key, and a flush gets that, not L0's plan. Universal
+  // compaction: L0's plan.
+  auto peaked = std::make_shared<LiveShape>(*ShallowShape(10));
+  peaked->l0_peak_keys = 600;
+  const double peak_limit = top + (top - bottom) * 400 / 600.0;
+  ASSERT_LT(peak_limit, plan[0].filter.bits_per_key);
+  EXPECT_NEAR(la.PlanFor(context(Reason::kFlush, 0, false), peaked).filter.bits_per_key,
+              peak_limit, 1e-9);
+  rdb::FilterBuildingContext universal = context(Reason::kFlush, 0, false);
+  universal.compaction_style = rdb::kCompactionStyleUniversal;
+  EXPECT_EQ(la.PlanFor(universal, peaked).filter.bits_per_key, plan[0].filter.bits_per_key);
   // A level the shape has no keys in, an ingested file (kMisc, no level),
   // FIFO: the planning budget, as Ribbon.
   EXPECT_EQ(la.PlanFor(context(Reason::kCompaction, 3, false), shape).filter.bits_per_key, 10.0);

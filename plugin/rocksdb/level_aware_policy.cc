@@ -130,8 +130,16 @@ double LevelAwarePolicy::PlanningBudget(const LiveShape& shape) const {
   return std::clamp(corrected, 0.9 * budget, 1.1 * budget);
 }
 
+double LevelAwarePolicy::L0Limit(const LiveShape& shape) const {
+  const double peak = shape.l0_peak_keys;
+  const double keys = shape.live.keys;
+  if (!(peak > 0) || !(keys > peak)) return kMaxBitsPerKey;
+  const double budget = BudgetBitsPerKey();
+  return (1 + kJobHeadroom) * budget + 2 * kJobHeadroom * budget * (keys - peak) / peak;
+}
+
 LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
-    const std::shared_ptr<const LiveShape>& shape_ptr, int level) const {
+    const std::shared_ptr<const LiveShape>& shape_ptr, int level, bool leveled) const {
   const LiveShape& shape = *shape_ptr;
   Bounds bounds{0.0, kMaxBitsPerKey};
   if (static_cast<size_t>(level) >= shape.pending.size()) return bounds;
@@ -158,11 +166,18 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
   if (level > 0 && !shape.levels.empty()) {
     // Flushes refill L0 at its plan's bits. A compaction that takes all the
     // headroom while L0 is empty leaves them none, and L0's files, checked
-    // by every lookup, then get less than the levels below them.
-    const double missing = std::max(0.0, shape.levels[0].keys - shape.l0_keys_now);
+    // by every lookup, then get less than the levels below them. Leveled:
+    // room for L0 up to its peak (see L0Limit); universal compaction,
+    // whose merges of runs follow no such cycle: up to its mean. Counted
+    // from the budget: from the floor, the room starves the levels a
+    // compaction writes when L0 ends a load small; from the cap, the last
+    // flushes before L0's peak find none.
+    const double l0_keys = leveled ? shape.l0_peak_keys : shape.levels[0].keys;
+    const double missing = std::max(0.0, l0_keys - shape.l0_keys_now);
     const auto plan = ShapePlan(shape_ptr);
-    const double l0_bits = plan->empty() || !(*plan)[0].has_filter ? 0 : (*plan)[0].filter.bits_per_key;
-    const double excess = std::max(0.0, l0_bits - (1 + kJobHeadroom) * budget);
+    double l0_bits = plan->empty() || !(*plan)[0].has_filter ? 0 : (*plan)[0].filter.bits_per_key;
+    if (leveled) l0_bits = std::min(l0_bits, L0Limit(shape));
+    const double excess = std::max(0.0, l0_bits - budget);
     bounds.cap = std::max(bounds.floor, bounds.cap - missing * excess / keys);
   }
   return bounds;
@@ -212,11 +227,20 @@ LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
     return UniformPlan(PlanningBudget(*shape));  // a level the shape has no keys in
   }
   LevelPlan planned = (*plan)[level];
+  const bool leveled = context.compaction_style == ROCKSDB_NAMESPACE::kCompactionStyleLevel;
+  if (leveled && level == 0 && planned.has_filter) {
+    const double limit = L0Limit(*shape);
+    if (planned.filter.bits_per_key > limit) {
+      planned = UniformPlan(std::clamp(limit, kMinBitsPerKey, kMaxBitsPerKey));
+      planned.key_share = (*plan)[level].key_share;
+      planned.checks = (*plan)[level].checks;
+    }
+  }
   // Files already written keep their bits, however the shape has changed
   // since: a job may take the live files no further than kJobHeadroom from
   // the budget once it replaces its inputs, above (overspending) nor below
   // (a job that rewrites most of the DB sets most of its memory).
-  const Bounds bounds = JobBounds(shape, level);
+  const Bounds bounds = JobBounds(shape, level, leveled);
   const double bits = std::min(std::max(planned.filter.bits_per_key, bounds.floor), bounds.cap);
   if (planned.has_filter && bits != planned.filter.bits_per_key) {
     planned = UniformPlan(std::clamp(bits, kMinBitsPerKey, kMaxBitsPerKey));
@@ -242,7 +266,11 @@ void LevelAwarePolicy::LogPlan(const FilterBuildingContext& context,
     }
     if (shape->live.keys > 0) live = shape->live.SpentBits(BudgetBitsPerKey()) / shape->live.keys;
     planning = PlanningBudget(*shape);
-    if (context.level_at_creation >= 0) cap = JobBounds(shape, context.level_at_creation).cap;
+    const bool leveled = context.compaction_style == ROCKSDB_NAMESPACE::kCompactionStyleLevel;
+    if (context.level_at_creation >= 0) {
+      cap = JobBounds(shape, context.level_at_creation, leveled).cap;
+      if (leveled && context.level_at_creation == 0) cap = std::min(cap, L0Limit(*shape));
+    }
   }
   ROCKSDB_NAMESPACE::Log(ROCKSDB_NAMESPACE::InfoLogLevel::INFO_LEVEL, context.info_log,
                          "%s: L%d file: %s %.3f bits/key; shape (keys/checks)%s; live %.3f "

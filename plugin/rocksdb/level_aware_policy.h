@@ -76,12 +76,23 @@ class LevelAwarePolicy : public SstFilterPolicy {
   // trailers counted (the cap: one per file the job reads, a flush one;
   // the floor: one); [0, kMaxBitsPerKey] when no job is known there. A job
   // below L0 also leaves room for the L0 files the shape expects and does
-  // not hold now, at their plan's bits.
+  // not hold now, at their plan's bits above the budget: under leveled
+  // compaction (`leveled`) L0 as full as its peak, at most L0Limit's bits;
+  // otherwise L0 as full as its mean.
   struct Bounds {
     double floor;
     double cap;
   };
-  Bounds JobBounds(const std::shared_ptr<const LiveShape>& shape, int level) const;
+  Bounds JobBounds(const std::shared_ptr<const LiveShape>& shape, int level,
+                   bool leveled = true) const;
+  // Under leveled compaction L0 fills to a peak (the files a compaction is
+  // merging down still count until it ends) and then drains at once. The
+  // most bits per key L0's files may get so that the whole swing fits the
+  // band: L0 at its peak (shape.l0_peak_keys), the other live files at the
+  // floor, and all of them at the cap. Flushes that find the live files at
+  // the cap get only the cap; within this limit none does, and the files
+  // a load ends with in L0 keep their bits. kMaxBitsPerKey when unknown.
+  double L0Limit(const LiveShape& shape) const;
 
  private:
   // One line in the DB's LOG per planned file: what the plan saw and chose.

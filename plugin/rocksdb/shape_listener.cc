@@ -180,6 +180,8 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
     // written while it is large do not take the room of the levels below.
     LevelLoad mean;
     for (const ColumnFamily::Sample& sample : cf.samples) {
+      shape->l0_peak_keys =
+          std::max(shape->l0_peak_keys, sample.l0.keys + cf.last_flush_entries);
       mean.keys += sample.l0.keys / static_cast<double>(cf.samples.size());
       mean.checks += sample.l0.checks / static_cast<double>(cf.samples.size());
       shape->sampled.Add(sample.memory);
