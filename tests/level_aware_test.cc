@@ -204,15 +204,16 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   compacting->l0_keys_now = 136;
   EXPECT_NEAR(la.JobBounds(compacting, 5, false).cap, cap5, 1e-9);
   // Leveled: room for L0 to refill to its peak (181 keys: three files and
-  // a flush), at its bits (at most L0Limit).
+  // a flush), at its bits (at most L0Limit) above the floor.
   compacting->l0_peak_keys = 181;
   const double limit = top + (top - bottom) * (1000 - 181) / 181.0;
   EXPECT_NEAR(la.L0Limit(*compacting), limit, 1e-9);
   const double l0_bits = std::min(plan[0].filter.bits_per_key, limit);
-  EXPECT_NEAR(la.JobBounds(compacting, 5).cap, cap5 - (181 - 136) * (l0_bits - 10) / 277.0, 1e-9);
+  EXPECT_NEAR(la.JobBounds(compacting, 5).cap, cap5 - (181 - 136) * (l0_bits - bottom) / 277.0,
+              1e-9);
   compacting->l0_keys_now = 0;
   EXPECT_NEAR(la.JobBounds(compacting, 5).cap,
-              std::max(la.JobBounds(compacting, 5).floor, cap5 - 181 * (l0_bits - 10) / 277.0),
+              std::max(la.JobBounds(compacting, 5).floor, cap5 - 181 * (l0_bits - bottom) / 277.0),
               1e-9);
   // Three input files: the cap counts three output files' trailers, the
   // floor one (a job may write fewer files than it reads).

@@ -167,17 +167,18 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
     // Flushes refill L0 at its plan's bits. A compaction that takes all the
     // headroom while L0 is empty leaves them none, and L0's files, checked
     // by every lookup, then get less than the levels below them. Leveled:
-    // room for L0 up to its peak (see L0Limit); universal compaction,
-    // whose merges of runs follow no such cycle: up to its mean. Counted
-    // from the budget: from the floor, the room starves the levels a
-    // compaction writes when L0 ends a load small; from the cap, the last
-    // flushes before L0's peak find none.
+    // room for L0 up to its peak at L0Limit's bits, counted from the floor,
+    // which L0Limit assumes the other files are at (from the budget, the
+    // compactions during L0's fill take the band, and a load may end with
+    // two of three L0 files cut to the cap). Universal compaction, whose
+    // merges of runs follow no such cycle: up to its mean, from the budget.
     const double l0_keys = leveled ? shape.l0_peak_keys : shape.levels[0].keys;
     const double missing = std::max(0.0, l0_keys - shape.l0_keys_now);
     const auto plan = ShapePlan(shape_ptr);
     double l0_bits = plan->empty() || !(*plan)[0].has_filter ? 0 : (*plan)[0].filter.bits_per_key;
     if (leveled) l0_bits = std::min(l0_bits, L0Limit(shape));
-    const double excess = std::max(0.0, l0_bits - budget);
+    const double from = leveled ? 1 - kJobHeadroom : 1.0;
+    const double excess = std::max(0.0, l0_bits - from * budget);
     bounds.cap = std::max(bounds.floor, bounds.cap - missing * excess / keys);
   }
   return bounds;

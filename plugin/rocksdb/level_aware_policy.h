@@ -76,9 +76,9 @@ class LevelAwarePolicy : public SstFilterPolicy {
   // trailers counted (the cap: one per file the job reads, a flush one;
   // the floor: one); [0, kMaxBitsPerKey] when no job is known there. A job
   // below L0 also leaves room for the L0 files the shape expects and does
-  // not hold now, at their plan's bits above the budget: under leveled
-  // compaction (`leveled`) L0 as full as its peak, at most L0Limit's bits;
-  // otherwise L0 as full as its mean.
+  // not hold now, at their plan's bits: under leveled compaction
+  // (`leveled`) L0 as full as its peak, at most L0Limit's bits, above the
+  // floor; otherwise L0 as full as its mean, above the budget.
   struct Bounds {
     double floor;
     double cap;
