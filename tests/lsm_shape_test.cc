@@ -104,6 +104,10 @@ TEST(LsmShapeTest, CheckSharesPerFile) {
   const std::vector<double> overlap =
       CheckShares({File(2, 100, 0, 999), File(1, 10, 0, 999), File(1, 10, 0, 999)});
   EXPECT_NEAR(overlap[1] + overlap[2], 1.0, 1e-12);
+  // A range with its ends swapped: no share, never a negative one.
+  const std::vector<double> swapped = CheckShares({File(1, 100, 0, 999), File(0, 10, 900, 100)});
+  EXPECT_EQ(swapped[1], 0.0);
+  EXPECT_NEAR(swapped[0], 1.0, 1e-9);
 }
 
 }  // namespace

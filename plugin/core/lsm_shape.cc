@@ -103,7 +103,10 @@ std::vector<double> CheckShares(const std::vector<ShapeFile>& files) {
   for (size_t i = 0; i < files.size(); ++i) {
     const ShapeFile& f = files[i];
     if (f.level < 0) continue;
-    shares[i] = f.has_range && !cdf.empty() ? cdf.At(f.largest) - cdf.At(f.smallest) : 1.0;
+    // Clamped: a range whose ends are swapped (damaged metadata) has none.
+    shares[i] = f.has_range && !cdf.empty()
+                    ? std::clamp(cdf.At(f.largest) - cdf.At(f.smallest), 0.0, 1.0)
+                    : 1.0;
     level_checks[f.level] += shares[i];
   }
   // A deeper level's files do not overlap: at most one check per lookup,
