@@ -73,7 +73,8 @@ inspect_now() {
 # A number from inspect's JSON: $1 the object ("total" or the first column
 # family), $2 the key.
 json_number() {
-  grep -o "$1" <<<"$JSON" | head -1 | grep -o "\"$2\":[0-9.e+-]*" | head -1 | cut -d: -f2
+  { grep -o "$1" <<<"$JSON" | head -1 | grep -o "\"$2\":[0-9.e+-]\+" | head -1 | cut -d: -f2; } ||
+    true
 }
 
 # The live files' filter bits per key, or empty.
@@ -133,8 +134,8 @@ run_policy() {  # $1: label, $2: filter_policy value
   # Monkey's optimum for the shape at the memory the files hold.
   local cf='"column_families":\[{[^]]*'
   local model_checks optimum vs_optimum
-  model_checks="$(json_number "$cf" filter_checks_per_miss | awk '{ printf "%.3f", $1 }')"
-  optimum="$(json_number "$cf" optimal_wasted_reads_per_miss | awk '{ printf "%.6f", $1 }')"
+  model_checks="$(json_number "$cf" filter_checks_per_miss | awk 'NF { printf "%.3f", $1 }')"
+  optimum="$(json_number "$cf" optimal_wasted_reads_per_miss | awk 'NF { printf "%.6g", $1 }')"
   vs_optimum="$(awk -v w="$fp" -v n="$READS" -v o="$optimum" 'BEGIN { if (o > 0) printf "%.3f", w / n / o }')"
   echo "$label,$SHAPE,$BITS_AFTER,${lo:-},${hi:-},$samples,$retries,$WASTED,$CHECKS,$model_checks,$optimum,$vs_optimum" \
     >> "$OUT/db_bench_level_aware.csv"

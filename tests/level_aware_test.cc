@@ -203,17 +203,32 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   EXPECT_NEAR(la.JobBounds(compacting, 5, false).cap, cap5 - 136 * l0_excess / 277.0, 1e-9);
   compacting->l0_keys_now = 136;
   EXPECT_NEAR(la.JobBounds(compacting, 5, false).cap, cap5, 1e-9);
+  // Leveled, before the first flush (no peak known): as universal.
+  EXPECT_NEAR(la.JobBounds(compacting, 5).cap, cap5, 1e-9);
+  compacting->l0_keys_now = 0;
+  EXPECT_NEAR(la.JobBounds(compacting, 5).cap, cap5 - 136 * l0_excess / 277.0, 1e-9);
+  EXPECT_EQ(la.L0Limit(*compacting), kMaxBitsPerKey);
   // Leveled: room for L0 to refill to its peak (181 keys: three files and
-  // a flush), at its bits (at most L0Limit) above the floor.
+  // a flush), at its bits (at most L0Limit) above the floor. L0Limit: the
+  // 864 keys outside L0's live files at the floor, the peak's 181 at the
+  // limit, all of them at the cap.
+  compacting->l0_keys_now = 136;
+  compacting->l0_file_keys = 136;
   compacting->l0_peak_keys = 181;
-  const double limit = top + (top - bottom) * (1000 - 181) / 181.0;
+  const double limit = top + (top - bottom) * 864 / 181.0;
   EXPECT_NEAR(la.L0Limit(*compacting), limit, 1e-9);
+  EXPECT_NEAR((bottom * 864 + limit * 181) / (864 + 181), top, 1e-9);
   const double l0_bits = std::min(plan[0].filter.bits_per_key, limit);
   EXPECT_NEAR(la.JobBounds(compacting, 5).cap, cap5 - (181 - 136) * (l0_bits - bottom) / 277.0,
               1e-9);
+  // L0 just compacted: the whole peak is missing, and the room can take
+  // the compaction's cap down to its floor.
   compacting->l0_keys_now = 0;
+  compacting->l0_file_keys = 0;
+  const double drained_bits = std::min(plan[0].filter.bits_per_key, la.L0Limit(*compacting));
   EXPECT_NEAR(la.JobBounds(compacting, 5).cap,
-              std::max(la.JobBounds(compacting, 5).floor, cap5 - 181 * (l0_bits - bottom) / 277.0),
+              std::max(la.JobBounds(compacting, 5).floor,
+                       cap5 - 181 * (drained_bits - bottom) / 277.0),
               1e-9);
   // Three input files: the cap counts three output files' trailers, the
   // floor one (a job may write fewer files than it reads).
@@ -223,12 +238,13 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
               (top * 1000 - 10000 + 2770 - 3 * trailer) / 277.0, 1e-9);
   EXPECT_NEAR(la.JobBounds(compacting, 5).floor,
               (bottom * 1000 - 10000 + 2770 - trailer) / 277.0, 1e-9);
-  // Leveled, L0's peak 600 of the 1000 keys: its swing fits the band only
-  // at 10.65 bits per key, and a flush gets that, not L0's plan. Universal
-  // compaction: L0's plan.
+  // Leveled, L0's peak 600 keys beside the 864 outside L0: its swing fits
+  // the band only at 11.09 bits per key, and a flush gets that, not L0's
+  // plan. Universal compaction: L0's plan.
   auto peaked = std::make_shared<LiveShape>(*ShallowShape(10));
   peaked->l0_peak_keys = 600;
-  const double peak_limit = top + (top - bottom) * 400 / 600.0;
+  peaked->l0_file_keys = 136;
+  const double peak_limit = top + (top - bottom) * 864 / 600.0;
   ASSERT_LT(peak_limit, plan[0].filter.bits_per_key);
   EXPECT_NEAR(la.PlanFor(context(Reason::kFlush, 0, false), peaked).filter.bits_per_key,
               peak_limit, 1e-9);

@@ -104,10 +104,32 @@ TEST(LsmShapeTest, CheckSharesPerFile) {
   const std::vector<double> overlap =
       CheckShares({File(2, 100, 0, 999), File(1, 10, 0, 999), File(1, 10, 0, 999)});
   EXPECT_NEAR(overlap[1] + overlap[2], 1.0, 1e-12);
-  // A range with its ends swapped: no share, never a negative one.
+  EXPECT_NEAR(overlap[0], 1.0, 1e-9);
+  // A range with its ends swapped counts as covering every key, and places
+  // no keys.
   const std::vector<double> swapped = CheckShares({File(1, 100, 0, 999), File(0, 10, 900, 100)});
-  EXPECT_EQ(swapped[1], 0.0);
+  EXPECT_EQ(swapped[1], 1.0);
   EXPECT_NEAR(swapped[0], 1.0, 1e-9);
+}
+
+// While a job runs, the listener counts its inputs at its output level,
+// where their ranges overlap the files already there. The keys still
+// place by range: an L0 file over every key keeps all the lookups, and a
+// file's share follows the keys in its range (the two files over 300..399
+// hold 120 of them, besides L0's). The level, whose two overlapping files
+// will be one, counts one check; its shares are scaled down to that.
+TEST(LsmShapeTest, InputsOfAJobAtItsOutputLevel) {
+  std::vector<ShapeFile> files;
+  for (int i = 0; i < 10; ++i) files.push_back(File(2, 100, 100 * i, 100 * i + 99));
+  files.push_back(File(2, 20, 300, 399));  // an L1 file being merged into L2
+  files.push_back(File(0, 10, 0, 999));
+  const std::vector<double> shares = CheckShares(files);
+  EXPECT_NEAR(shares[11], 1.0, 1e-9);
+  EXPECT_NEAR(shares[3] / shares[0], (120 + 1.0) / (100 + 1.0), 0.01);
+  EXPECT_NEAR(shares[10], shares[3], 1e-9);
+  const LsmShape shape = ShapeOfFiles(files);
+  EXPECT_NEAR(shape[2].checks, 1.0, 1e-9);
+  EXPECT_NEAR(shape[0].checks, 1.0, 1e-9);
 }
 
 }  // namespace

@@ -63,6 +63,8 @@ class RunCdf {
   double total_ = 0;
 };
 
+bool HasRange(const ShapeFile& f) { return f.has_range && !(f.largest < f.smallest); }
+
 // Fraction of all stored keys with a known range at or below a key: every
 // level's sorted runs together, so that keys only L0 holds (the newest,
 // when keys grow) count as much as the keys below them.
@@ -71,14 +73,29 @@ class KeyCdf {
   explicit KeyCdf(const std::vector<ShapeFile>& files) {
     std::map<int, std::vector<const ShapeFile*>> levels;
     for (const ShapeFile& f : files) {
-      if (f.level < 0 || !f.has_range || !(f.entries > 0)) continue;
-      if (f.level == 0) {
-        runs_.emplace_back(std::vector<const ShapeFile*>{&f});  // L0 files overlap
-      } else {
-        levels[f.level].push_back(&f);
-      }
+      if (f.level < 0 || !HasRange(f) || !(f.entries > 0)) continue;
+      levels[f.level].push_back(&f);
     }
-    for (auto& [level, run] : levels) runs_.emplace_back(std::move(run));
+    // A deeper level's files do not overlap, but the inputs of a job under
+    // way are counted at its output level, beside files their ranges
+    // overlap; L0's files overlap anyway. Each level is cut into runs that
+    // do not overlap, each file into the first run it fits after.
+    for (auto& [level, level_files] : levels) {
+      std::sort(level_files.begin(), level_files.end(),
+                [](const ShapeFile* a, const ShapeFile* b) { return a->smallest < b->smallest; });
+      std::vector<std::vector<const ShapeFile*>> runs;
+      for (const ShapeFile* f : level_files) {
+        auto run = std::find_if(runs.begin(), runs.end(), [f](const auto& r) {
+          return r.back()->largest < f->smallest;
+        });
+        if (run == runs.end()) {
+          runs.push_back({f});
+        } else {
+          run->push_back(f);
+        }
+      }
+      for (auto& run : runs) runs_.emplace_back(std::move(run));
+    }
     for (const RunCdf& run : runs_) total_ += run.total();
   }
   bool empty() const { return !(total_ > 0); }
@@ -103,8 +120,7 @@ std::vector<double> CheckShares(const std::vector<ShapeFile>& files) {
   for (size_t i = 0; i < files.size(); ++i) {
     const ShapeFile& f = files[i];
     if (f.level < 0) continue;
-    // Clamped: a range whose ends are swapped (damaged metadata) has none.
-    shares[i] = f.has_range && !cdf.empty()
+    shares[i] = HasRange(f) && !cdf.empty()
                     ? std::clamp(cdf.At(f.largest) - cdf.At(f.smallest), 0.0, 1.0)
                     : 1.0;
     level_checks[f.level] += shares[i];

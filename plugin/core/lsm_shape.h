@@ -22,8 +22,8 @@ struct ShapeFile {
 // across levels included) inside its key range, read off the files'
 // boundaries (entries inside a file spread by the keys' leading bytes). An
 // L0 file adds its share to L0's checks; a deeper level's files do not
-// overlap, so its checks are the sum, at most 1. Files without a range
-// count as covering every key.
+// overlap, so its checks are the sum, at most 1. Files without a range,
+// or with its ends swapped (damaged metadata), count as covering every key.
 LsmShape ShapeOfFiles(const std::vector<ShapeFile>& files);
 
 // Per file, in the order given: the share of absent-key lookups that

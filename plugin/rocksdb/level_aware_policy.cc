@@ -132,10 +132,10 @@ double LevelAwarePolicy::PlanningBudget(const LiveShape& shape) const {
 
 double LevelAwarePolicy::L0Limit(const LiveShape& shape) const {
   const double peak = shape.l0_peak_keys;
-  const double keys = shape.live.keys;
-  if (!(peak > 0) || !(keys > peak)) return kMaxBitsPerKey;
+  if (!(peak > 0)) return kMaxBitsPerKey;
+  const double others = std::max(0.0, shape.live.keys - shape.l0_file_keys);
   const double budget = BudgetBitsPerKey();
-  return (1 + kJobHeadroom) * budget + 2 * kJobHeadroom * budget * (keys - peak) / peak;
+  return (1 + kJobHeadroom) * budget + 2 * kJobHeadroom * budget * others / peak;
 }
 
 LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
@@ -171,13 +171,15 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
     // which L0Limit assumes the other files are at (from the budget, the
     // compactions during L0's fill take the band, and a load may end with
     // two of three L0 files cut to the cap). Universal compaction, whose
-    // merges of runs follow no such cycle: up to its mean, from the budget.
-    const double l0_keys = leveled ? shape.l0_peak_keys : shape.levels[0].keys;
+    // merges of runs follow no such cycle, or no flush seen yet: up to its
+    // mean, from the budget.
+    const bool to_peak = leveled && shape.l0_peak_keys > 0;
+    const double l0_keys = to_peak ? shape.l0_peak_keys : shape.levels[0].keys;
     const double missing = std::max(0.0, l0_keys - shape.l0_keys_now);
     const auto plan = ShapePlan(shape_ptr);
     double l0_bits = plan->empty() || !(*plan)[0].has_filter ? 0 : (*plan)[0].filter.bits_per_key;
-    if (leveled) l0_bits = std::min(l0_bits, L0Limit(shape));
-    const double from = leveled ? 1 - kJobHeadroom : 1.0;
+    if (to_peak) l0_bits = std::min(l0_bits, L0Limit(shape));
+    const double from = to_peak ? 1 - kJobHeadroom : 1.0;
     const double excess = std::max(0.0, l0_bits - from * budget);
     bounds.cap = std::max(bounds.floor, bounds.cap - missing * excess / keys);
   }

@@ -78,7 +78,8 @@ class LevelAwarePolicy : public SstFilterPolicy {
   // below L0 also leaves room for the L0 files the shape expects and does
   // not hold now, at their plan's bits: under leveled compaction
   // (`leveled`) L0 as full as its peak, at most L0Limit's bits, above the
-  // floor; otherwise L0 as full as its mean, above the budget.
+  // floor; otherwise (or before the first flush) L0 as full as its mean,
+  // above the budget.
   struct Bounds {
     double floor;
     double cap;
@@ -88,10 +89,10 @@ class LevelAwarePolicy : public SstFilterPolicy {
   // Under leveled compaction L0 fills to a peak (the files a compaction is
   // merging down still count until it ends) and then drains at once. The
   // most bits per key L0's files may get so that the whole swing fits the
-  // band: L0 at its peak (shape.l0_peak_keys), the other live files at the
-  // floor, and all of them at the cap. Flushes that find the live files at
-  // the cap get only the cap; within this limit none does, and the files
-  // a load ends with in L0 keep their bits. kMaxBitsPerKey when unknown.
+  // band: L0 at its peak (shape.l0_peak_keys), the live files outside L0
+  // at the floor, and all of them at the cap. A flush that finds the live
+  // files at the cap gets only the cap; within this limit, with the other
+  // files at the floor, none does. kMaxBitsPerKey when the peak is unknown.
   double L0Limit(const LiveShape& shape) const;
 
  private:

@@ -166,6 +166,7 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
     files.push_back(ShapeFile{it == moved.end() ? f.level : it->second, f.entries, f.has_range,
                               f.smallest, f.largest});
     shape->live.Add(f.entries, f.filter_bits);
+    if (f.level == 0) shape->l0_file_keys += f.entries;
   }
   for (const auto& [id, job] : cf.jobs) {
     if (job.is_flush && cf.last_flush_entries > 0) {

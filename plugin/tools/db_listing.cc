@@ -97,7 +97,11 @@ bool ListDbFiles(const std::string& dir, DbListing* listing, std::string* error)
   if (!s.ok()) {
     listing->notes.push_back("cannot open the database read-only (" + s.ToString() +
                              "): inspecting every *.sst file of the directory, levels unknown");
-    for (const std::string& name : sst_names) listing->files.push_back({dir + "/" + name, "", -1, 0});
+    for (const std::string& name : sst_names) {
+      DbFile f;
+      f.path = dir + "/" + name;
+      listing->files.push_back(f);
+    }
     return true;
   }
 

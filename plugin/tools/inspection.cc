@@ -156,10 +156,16 @@ bool AddSource(const std::string& path, Inspection* in, std::string* error) {
         return false;
       }
       source.listing.notes.push_back("not a database directory (no CURRENT file): its *.sst files, levels unknown");
-      for (const std::string& name : names) source.listing.files.push_back({path + "/" + name, "", -1, 0});
+      for (const std::string& name : names) {
+        DbFile f;
+        f.path = path + "/" + name;
+        source.listing.files.push_back(f);
+      }
     }
   } else if (fs::is_regular_file(status)) {
-    source.listing.files.push_back({path, "", -1, 0});
+    DbFile f;
+    f.path = path;
+    source.listing.files.push_back(f);
   } else {
     *error = path + ": neither a file nor a directory";
     return false;
