@@ -145,9 +145,9 @@ TEST_P(InspectPolicyTest, ListsEveryFileWithItsLevelAndFilter) {
   ASSERT_EQ(in.levels.size(), 2u);
   EXPECT_EQ(in.levels[0].level, 0);
   EXPECT_EQ(in.levels[0].files, 2u);
-  // The keys grow, so the two L0 files hold the newest keys, beyond L1's
-  // range: an absent key spread like the stored ones checks one filter, each
-  // file in proportion to its keys.
+  // The keys grow, so the two L0 files hold the newest keys, beyond the
+  // deeper level's range: an absent key spread like the stored ones checks
+  // one filter, each file in proportion to its keys.
   const Totals& cf = in.column_families[0];
   EXPECT_NEAR(cf.checks_per_miss, 1.0, 0.001);
   double wasted = 0;
