@@ -217,7 +217,7 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   compacting->l0_peak_keys = 181;
   const double limit = top + (top - bottom) * 864 / 181.0;
   EXPECT_NEAR(la.L0Limit(*compacting), limit, 1e-9);
-  EXPECT_NEAR((bottom * 864 + limit * 181) / (864 + 181), top, 1e-9);
+  EXPECT_NEAR((bottom * 864 + la.L0Limit(*compacting) * 181) / (864 + 181), top, 1e-9);
   const double l0_bits = std::min(plan[0].filter.bits_per_key, limit);
   EXPECT_NEAR(la.JobBounds(compacting, 5).cap, cap5 - (181 - 136) * (l0_bits - bottom) / 277.0,
               1e-9);

@@ -135,7 +135,10 @@ std::vector<double> CheckShares(const std::vector<ShapeFile>& files) {
 }
 
 LsmShape ShapeOfFiles(const std::vector<ShapeFile>& files) {
-  const std::vector<double> shares = CheckShares(files);
+  return ShapeOfFiles(files, CheckShares(files));
+}
+
+LsmShape ShapeOfFiles(const std::vector<ShapeFile>& files, const std::vector<double>& shares) {
   int deepest = -1;
   for (const ShapeFile& f : files) deepest = std::max(deepest, f.level);
   if (deepest < 0) return {};

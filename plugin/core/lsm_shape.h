@@ -31,4 +31,7 @@ LsmShape ShapeOfFiles(const std::vector<ShapeFile>& files);
 // scaled down to sum to at most 1). 0 for files of an unknown level (< 0).
 std::vector<double> CheckShares(const std::vector<ShapeFile>& files);
 
+// ShapeOfFiles with the files' CheckShares already at hand.
+LsmShape ShapeOfFiles(const std::vector<ShapeFile>& files, const std::vector<double>& shares);
+
 }  // namespace sstfilter

@@ -199,6 +199,10 @@ std::shared_ptr<const std::vector<LevelPlan>> LevelAwarePolicy::ShapePlan(
 
 namespace {
 
+bool IsLeveled(const FilterBuildingContext& context) {
+  return context.compaction_style == ROCKSDB_NAMESPACE::kCompactionStyleLevel;
+}
+
 LevelPlan UniformPlan(double bits_per_key) {
   LevelPlan plan;
   plan.key_share = 1.0;
@@ -230,21 +234,15 @@ LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
     return UniformPlan(PlanningBudget(*shape));  // a level the shape has no keys in
   }
   LevelPlan planned = (*plan)[level];
-  const bool leveled = context.compaction_style == ROCKSDB_NAMESPACE::kCompactionStyleLevel;
-  if (leveled && level == 0 && planned.has_filter) {
-    const double limit = L0Limit(*shape);
-    if (planned.filter.bits_per_key > limit) {
-      planned = UniformPlan(std::clamp(limit, kMinBitsPerKey, kMaxBitsPerKey));
-      planned.key_share = (*plan)[level].key_share;
-      planned.checks = (*plan)[level].checks;
-    }
-  }
+  const bool leveled = IsLeveled(context);
+  double target = planned.filter.bits_per_key;
+  if (leveled && level == 0) target = std::min(target, L0Limit(*shape));
   // Files already written keep their bits, however the shape has changed
   // since: a job may take the live files no further than kJobHeadroom from
   // the budget once it replaces its inputs, above (overspending) nor below
   // (a job that rewrites most of the DB sets most of its memory).
   const Bounds bounds = JobBounds(shape, level, leveled);
-  const double bits = std::min(std::max(planned.filter.bits_per_key, bounds.floor), bounds.cap);
+  const double bits = std::min(std::max(target, bounds.floor), bounds.cap);
   if (planned.has_filter && bits != planned.filter.bits_per_key) {
     planned = UniformPlan(std::clamp(bits, kMinBitsPerKey, kMaxBitsPerKey));
     planned.key_share = (*plan)[level].key_share;
@@ -269,7 +267,7 @@ void LevelAwarePolicy::LogPlan(const FilterBuildingContext& context,
     }
     if (shape->live.keys > 0) live = shape->live.SpentBits(BudgetBitsPerKey()) / shape->live.keys;
     planning = PlanningBudget(*shape);
-    const bool leveled = context.compaction_style == ROCKSDB_NAMESPACE::kCompactionStyleLevel;
+    const bool leveled = IsLeveled(context);
     if (context.level_at_creation >= 0) {
       cap = JobBounds(shape, context.level_at_creation, leveled).cap;
       if (leveled && context.level_at_creation == 0) cap = std::min(cap, L0Limit(*shape));

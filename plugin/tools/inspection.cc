@@ -219,7 +219,7 @@ void ComputeTotals(Inspection* in) {
         any = true;
       }
       if (any) {
-        const LsmShape shape = ShapeOfFiles(files->second);
+        const LsmShape shape = ShapeOfFiles(files->second, shares);
         cf.wasted_reads_per_miss = wasted;
         cf.checks_per_miss = checks;
         cf.uniform_ribbon_wasted_reads = UniformRibbonWastedReads(shape, cf.BitsPerKey());
