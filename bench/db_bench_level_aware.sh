@@ -13,11 +13,13 @@
 # absent keys (readmissing). Prints per run: files per level, bits per key,
 # wasted reads per miss, the filters a miss consults (RocksDB's
 # statistics, and as `sstfilter inspect` models them), inspect's optimum
-# for the shape and memory and the measured wasted reads over it, and the
-# highest and lowest bits per key sampled
-# during the load (every SAMPLE_SECONDS, default 2, with how many samples
-# and how many snapshots were retaken); writes
-# OUT_DIR/db_bench_level_aware.csv.
+# for the shape and memory and the measured wasted reads over it, the most
+# files L0 held after a flush, and the highest and lowest bits per key
+# sampled during the load (every SAMPLE_SECONDS, default 2, with how many
+# samples and how many snapshots were retaken); writes
+# OUT_DIR/db_bench_level_aware.csv, and per run the plan of every file
+# LevelAware wrote (_plans.txt) and the flush and compaction events of the
+# LOG (_events.txt).
 #
 #   bash bench/db_bench_level_aware.sh [BITS] [NUM] [READS] [OUT_DIR]
 #   (defaults 10, 4000000, 200000, out/; DB_DIR for the databases' parent,
@@ -114,6 +116,11 @@ run_policy() {  # $1: label, $2: filter_policy value
   local log logs=()
   for log in "$WORK"/db/LOG.old.* "$WORK/db/LOG"; do [ -e "$log" ] && logs+=("$log"); done
   grep -h 'sstfilter.LevelAware: L' "${logs[@]}" > "$OUT/db_bench_la_${label}_plans.txt" || true
+  # RocksDB's own record of the load's flushes and compactions (when each
+  # began, files per level after each, inputs of each compaction): how L0
+  # filled and drained.
+  grep -h '"event": "\(flush_started\|flush_finished\|compaction_started\|compaction_finished\)"' "${logs[@]}" \
+    > "$OUT/db_bench_la_${label}_events.txt" || true
   local out="$OUT/db_bench_la_${label}_read.txt"
   local fp=$(( $(db_bench_ticker bloom.filter.full.positive "$out") -
                $(db_bench_ticker bloom.filter.full.true.positive "$out") ))
@@ -137,17 +144,21 @@ run_policy() {  # $1: label, $2: filter_policy value
   model_checks="$(json_number "$cf" filter_checks_per_miss | awk 'NF { printf "%.3f", $1 }')"
   optimum="$(json_number "$cf" optimal_wasted_reads_per_miss | awk 'NF { printf "%.6g", $1 }')"
   vs_optimum="$(awk -v w="$fp" -v n="$READS" -v o="$optimum" 'BEGIN { if (o > 0) printf "%.3f", w / n / o }')"
-  echo "$label,$SHAPE,$BITS_AFTER,${lo:-},${hi:-},$samples,$retries,$WASTED,$CHECKS,$model_checks,$optimum,$vs_optimum" \
+  # The most files L0 held after a flush during the load.
+  local l0_most
+  l0_most="$(grep -o '"event": "flush_finished".*"lsm_state": \[[0-9]*' \
+    "$OUT/db_bench_la_${label}_events.txt" | grep -o '[0-9]*$' | sort -n | tail -1 || true)"
+  echo "$label,$SHAPE,$BITS_AFTER,${lo:-},${hi:-},$samples,$retries,$WASTED,$CHECKS,$model_checks,$optimum,$vs_optimum,${l0_most:-}" \
     >> "$OUT/db_bench_level_aware.csv"
-  printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s %7s %9s %7s\n' "$label" "$SHAPE" "$BITS_AFTER" \
+  printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s %7s %9s %7s %7s\n' "$label" "$SHAPE" "$BITS_AFTER" \
     "${lo:--}" "${hi:--}" "$samples" "$retries" "$WASTED" "$CHECKS" "${model_checks:--}" \
-    "${optimum:--}" "${vs_optimum:--}"
+    "${optimum:--}" "${vs_optimum:--}" "${l0_most:--}"
 }
 
-echo "policy,files_per_level,bits_per_key,load_min_bits_per_key,load_max_bits_per_key,load_samples,load_retries,wasted_reads_per_miss,filter_checks_per_miss,inspect_checks_per_miss,optimal_wasted_reads_per_miss,vs_optimum" \
+echo "policy,files_per_level,bits_per_key,load_min_bits_per_key,load_max_bits_per_key,load_samples,load_retries,wasted_reads_per_miss,filter_checks_per_miss,inspect_checks_per_miss,optimal_wasted_reads_per_miss,vs_optimum,l0_most_files" \
   > "$OUT/db_bench_level_aware.csv"
-printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s %7s %9s %7s\n' policy files_per_level bits load_min \
-  load_max samples retries wasted checks model optimum vs_opt
+printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s %7s %9s %7s %7s\n' policy files_per_level bits load_min \
+  load_max samples retries wasted checks model optimum vs_opt l0_most
 run_policy "LevelAware:$BITS" "sstfilter.LevelAware:$BITS"
 run_policy "Ribbon:$BITS_AFTER" "sstfilter.Ribbon:$BITS_AFTER"
 echo "[db_bench_level_aware] wrote $OUT/db_bench_level_aware.csv" >&2
