@@ -98,9 +98,7 @@ bool ListDbFiles(const std::string& dir, DbListing* listing, std::string* error)
     listing->notes.push_back("cannot open the database read-only (" + s.ToString() +
                              "): inspecting every *.sst file of the directory, levels unknown");
     for (const std::string& name : sst_names) {
-      DbFile f;
-      f.path = dir + "/" + name;
-      listing->files.push_back(f);
+      listing->files.push_back(DbFile::AtPath(dir + "/" + name));
     }
     return true;
   }

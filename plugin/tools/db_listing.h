@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sstfilter::tools {
@@ -18,6 +19,13 @@ struct DbFile {
   uint64_t manifest_bytes = 0;  // size the MANIFEST records; 0 if unknown
   bool has_range = false;       // from the MANIFEST: smallest and largest user keys
   std::string smallest, largest;
+
+  // A file known by its path alone: no column family, level or range.
+  static DbFile AtPath(std::string file_path) {
+    DbFile f;
+    f.path = std::move(file_path);
+    return f;
+  }
 };
 
 struct DbListing {

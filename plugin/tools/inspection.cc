@@ -157,15 +157,11 @@ bool AddSource(const std::string& path, Inspection* in, std::string* error) {
       }
       source.listing.notes.push_back("not a database directory (no CURRENT file): its *.sst files, levels unknown");
       for (const std::string& name : names) {
-        DbFile f;
-        f.path = path + "/" + name;
-        source.listing.files.push_back(f);
+        source.listing.files.push_back(DbFile::AtPath(path + "/" + name));
       }
     }
   } else if (fs::is_regular_file(status)) {
-    DbFile f;
-    f.path = path;
-    source.listing.files.push_back(f);
+    source.listing.files.push_back(DbFile::AtPath(path));
   } else {
     *error = path + ": neither a file nor a directory";
     return false;
