@@ -210,21 +210,24 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   EXPECT_EQ(la.L0Limit(*compacting), kMaxBitsPerKey);
   // Leveled: room for L0 to refill to its peak (181 keys: three files and
   // a flush), at its bits (at most L0Limit) above the floor. L0Limit: the
-  // 864 keys outside L0's live files at the floor, the peak's 181 at the
-  // limit, all of them at the cap.
+  // 864 keys outside L0's live files at the bits they hold (their 8,368
+  // bits: 9.69 per key, below the floor), the peak's 181 at the limit, all
+  // of them at the cap. Files below the floor leave L0 more than a floor
+  // would.
   compacting->l0_keys_now = 136;
-  compacting->l0_file_keys = 136;
+  compacting->l0_files.Add(136, 136 * 12.0);
   compacting->l0_peak_keys = 181;
-  const double limit = top + (top - bottom) * 864 / 181.0;
+  const double limit = (top * (864 + 181) - 8368) / 181.0;
   EXPECT_NEAR(la.L0Limit(*compacting), limit, 1e-9);
-  EXPECT_NEAR((bottom * 864 + la.L0Limit(*compacting) * 181) / (864 + 181), top, 1e-9);
+  EXPECT_NEAR((8368 + la.L0Limit(*compacting) * 181) / (864 + 181), top, 1e-9);
+  EXPECT_GT(limit, top + (top - bottom) * 864 / 181.0);
   const double l0_bits = std::min(plan[0].filter.bits_per_key, limit);
   EXPECT_NEAR(la.JobBounds(compacting, 5).cap, cap5 - (181 - 136) * (l0_bits - bottom) / 277.0,
               1e-9);
   // L0 just compacted: the whole peak is missing, and the room can take
   // the compaction's cap down to its floor.
   compacting->l0_keys_now = 0;
-  compacting->l0_file_keys = 0;
+  compacting->l0_files = FilterMemory{};
   const double drained_bits = std::min(plan[0].filter.bits_per_key, la.L0Limit(*compacting));
   EXPECT_NEAR(la.JobBounds(compacting, 5).cap,
               std::max(la.JobBounds(compacting, 5).floor,
@@ -238,19 +241,36 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
               (top * 1000 - 10000 + 2770 - 3 * trailer) / 277.0, 1e-9);
   EXPECT_NEAR(la.JobBounds(compacting, 5).floor,
               (bottom * 1000 - 10000 + 2770 - trailer) / 277.0, 1e-9);
-  // Leveled, L0's peak 600 keys beside the 864 outside L0: its swing fits
-  // the band only at 11.09 bits per key, and a flush gets that, not L0's
-  // plan. Universal compaction: L0's plan.
+  // Leveled, L0's peak 600 keys beside the 864 outside L0 at the budget:
+  // its swing fits the band only at 10.68 bits per key, and a flush gets
+  // that, not L0's plan. Universal compaction: L0's plan.
   auto peaked = std::make_shared<LiveShape>(*ShallowShape(10));
   peaked->l0_peak_keys = 600;
-  peaked->l0_file_keys = 136;
-  const double peak_limit = top + (top - bottom) * 864 / 600.0;
+  peaked->l0_files.Add(136, 1360);
+  const double peak_limit = (top * (864 + 600) - 8640) / 600.0;
   ASSERT_LT(peak_limit, plan[0].filter.bits_per_key);
   EXPECT_NEAR(la.PlanFor(context(Reason::kFlush, 0, false), peaked).filter.bits_per_key,
               peak_limit, 1e-9);
   rdb::FilterBuildingContext universal = context(Reason::kFlush, 0, false);
   universal.compaction_style = rdb::kCompactionStyleUniversal;
   EXPECT_EQ(la.PlanFor(universal, peaked).filter.bits_per_key, plan[0].filter.bits_per_key);
+  // L0Limit below the job's floor (the live files far under the budget,
+  // nearly all of it outside L0): the floor wins, and the bounds PlanFor
+  // reports say so.
+  auto under = std::make_shared<LiveShape>(*ShallowShape(9));
+  under->l0_peak_keys = 600;
+  under->l0_files.Add(136, 136);
+  const double under_floor = la.JobBounds(under, 0).floor;
+  ASSERT_LT(la.L0Limit(*under), under_floor);
+  LevelAwarePolicy::Bounds bounds{};
+  EXPECT_NEAR(la.PlanFor(context(Reason::kFlush, 0, false), under, &bounds).filter.bits_per_key,
+              under_floor, 1e-9);
+  EXPECT_NEAR(bounds.floor, under_floor, 1e-9);
+  EXPECT_NEAR(bounds.cap, under_floor, 1e-9);
+  // A plan no bound applies to reports none.
+  la.PlanFor(context(Reason::kCompaction, 3, false), shape, &bounds);
+  EXPECT_EQ(bounds.floor, 0);
+  EXPECT_EQ(bounds.cap, kMaxBitsPerKey);
   // A level the shape has no keys in, an ingested file (kMisc, no level),
   // FIFO: the planning budget, as Ribbon.
   EXPECT_EQ(la.PlanFor(context(Reason::kCompaction, 3, false), shape).filter.bits_per_key, 10.0);
@@ -428,6 +448,12 @@ TEST_F(LevelAwareDbTest, ShallowTreeKeepsTheBudgetAndSplitsIt) {
   const auto files = Files();
   EXPECT_GT(BitsPerKey(files, 0), 11.0);
   EXPECT_LT(BitsPerKey(files, kNumLevels - 2), BitsPerKey(files, 0));
+  // L0's peak as the listener publishes it: the most L0 held after a flush
+  // (three files of 1,000 keys) and one flush more, room for a flush that
+  // begins while L0 is at its peak.
+  const auto shape = FindLiveShape(db_->GetDBOptions().info_log.get(), "default");
+  ASSERT_NE(shape, nullptr);
+  EXPECT_DOUBLE_EQ(shape->l0_peak_keys, 4000);
   ExpectAllPresent(2, 9000);
   // The filters answer: absent keys (batch 7) are rejected by them.
   const uint64_t useful_before = stats_->getTickerCount(rdb::BLOOM_FILTER_USEFUL);

@@ -133,9 +133,11 @@ double LevelAwarePolicy::PlanningBudget(const LiveShape& shape) const {
 double LevelAwarePolicy::L0Limit(const LiveShape& shape) const {
   const double peak = shape.l0_peak_keys;
   if (!(peak > 0)) return kMaxBitsPerKey;
-  const double others = std::max(0.0, shape.live.keys - shape.l0_file_keys);
   const double budget = BudgetBitsPerKey();
-  return (1 + kJobHeadroom) * budget + 2 * kJobHeadroom * budget * others / peak;
+  const double others = std::max(0.0, shape.live.keys - shape.l0_files.keys);
+  const double others_bits =
+      std::max(0.0, shape.live.SpentBits(budget) - shape.l0_files.SpentBits(budget));
+  return ((1 + kJobHeadroom) * budget * (peak + others) - others_bits) / peak;
 }
 
 LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
@@ -168,7 +170,7 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
     // headroom while L0 is empty leaves them none, and L0's files, checked
     // by every lookup, then get less than the levels below them. Leveled:
     // room for L0 up to its peak at L0Limit's bits, counted from the floor,
-    // which L0Limit assumes the other files are at (from the budget, the
+    // more than those files take above the cap (from the budget, the
     // compactions during L0's fill take the band, and a load may end with
     // two of three L0 files cut to the cap). Universal compaction, whose
     // merges of runs follow no such cycle, or no flush seen yet: up to its
@@ -182,6 +184,15 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
     const double from = to_peak ? 1 - kJobHeadroom : 1.0;
     const double excess = std::max(0.0, l0_bits - from * budget);
     bounds.cap = std::max(bounds.floor, bounds.cap - missing * excess / keys);
+  }
+  return bounds;
+}
+
+LevelAwarePolicy::Bounds LevelAwarePolicy::FileBounds(
+    const std::shared_ptr<const LiveShape>& shape, int level, bool leveled) const {
+  Bounds bounds = JobBounds(shape, level, leveled);
+  if (leveled && level == 0) {
+    bounds.cap = std::min(bounds.cap, std::max(L0Limit(*shape), bounds.floor));
   }
   return bounds;
 }
@@ -215,7 +226,11 @@ LevelPlan UniformPlan(double bits_per_key) {
 }  // namespace
 
 LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
-                                    const std::shared_ptr<const LiveShape>& shape) const {
+                                    const std::shared_ptr<const LiveShape>& shape,
+                                    Bounds* bounds_out) const {
+  Bounds unbounded{0.0, kMaxBitsPerKey};
+  Bounds& bounds = bounds_out != nullptr ? *bounds_out : unbounded;
+  bounds = unbounded;
   const double bottommost = BottommostBitsPerKey();
   if (context.is_bottommost && bottommost >= 0) return UniformPlan(bottommost);
   // RocksDB fills the level fields only for files of the LSM (flush,
@@ -234,15 +249,12 @@ LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
     return UniformPlan(PlanningBudget(*shape));  // a level the shape has no keys in
   }
   LevelPlan planned = (*plan)[level];
-  const bool leveled = IsLeveled(context);
-  double target = planned.filter.bits_per_key;
-  if (leveled && level == 0) target = std::min(target, L0Limit(*shape));
   // Files already written keep their bits, however the shape has changed
   // since: a job may take the live files no further than kJobHeadroom from
   // the budget once it replaces its inputs, above (overspending) nor below
   // (a job that rewrites most of the DB sets most of its memory).
-  const Bounds bounds = JobBounds(shape, level, leveled);
-  const double bits = std::min(std::max(target, bounds.floor), bounds.cap);
+  bounds = FileBounds(shape, level, IsLeveled(context));
+  const double bits = std::min(std::max(planned.filter.bits_per_key, bounds.floor), bounds.cap);
   if (planned.has_filter && bits != planned.filter.bits_per_key) {
     planned = UniformPlan(std::clamp(bits, kMinBitsPerKey, kMaxBitsPerKey));
     planned.key_share = (*plan)[level].key_share;
@@ -253,9 +265,9 @@ LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
 
 void LevelAwarePolicy::LogPlan(const FilterBuildingContext& context,
                                const std::shared_ptr<const LiveShape>& shape,
-                               const LevelPlan& plan) const {
+                               const LevelPlan& plan, const Bounds& bounds) const {
   std::string levels = " unknown";
-  double live = 0, planning = BudgetBitsPerKey(), cap = kMaxBitsPerKey;
+  double live = 0, planning = BudgetBitsPerKey();
   if (shape != nullptr) {
     levels.clear();
     for (size_t i = 0; i < shape->levels.size(); ++i) {
@@ -267,11 +279,6 @@ void LevelAwarePolicy::LogPlan(const FilterBuildingContext& context,
     }
     if (shape->live.keys > 0) live = shape->live.SpentBits(BudgetBitsPerKey()) / shape->live.keys;
     planning = PlanningBudget(*shape);
-    const bool leveled = IsLeveled(context);
-    if (context.level_at_creation >= 0) {
-      cap = JobBounds(shape, context.level_at_creation, leveled).cap;
-      if (leveled && context.level_at_creation == 0) cap = std::min(cap, L0Limit(*shape));
-    }
   }
   ROCKSDB_NAMESPACE::Log(ROCKSDB_NAMESPACE::InfoLogLevel::INFO_LEVEL, context.info_log,
                          "%s: L%d file: %s %.3f bits/key; shape (keys/checks)%s; live %.3f "
@@ -279,7 +286,7 @@ void LevelAwarePolicy::LogPlan(const FilterBuildingContext& context,
                          kLevelAwareId, context.level_at_creation,
                          plan.has_filter ? KindName(plan.filter.kind) : "no filter",
                          plan.has_filter ? plan.filter.bits_per_key : 0.0, levels.c_str(), live,
-                         planning, cap);
+                         planning, bounds.cap);
 }
 
 ROCKSDB_NAMESPACE::FilterBitsBuilder* LevelAwarePolicy::GetBuilderWithContext(
@@ -294,8 +301,9 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* LevelAwarePolicy::GetBuilderWithContext(
                            "of the LSM is unknown and every file gets the budget, as Ribbon",
                            kLevelAwareId, kShapeListenerId);
   }
-  const LevelPlan plan = PlanFor(context, shape);
-  if (context.info_log != nullptr) LogPlan(context, shape, plan);
+  Bounds bounds{};
+  const LevelPlan plan = PlanFor(context, shape, &bounds);
+  if (context.info_log != nullptr) LogPlan(context, shape, plan, bounds);
   if (!plan.has_filter) return nullptr;  // bottommost_bits_per_key=0
   return NewBuilder(plan.filter, context);
 }

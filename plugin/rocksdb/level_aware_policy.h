@@ -56,10 +56,17 @@ class LevelAwarePolicy : public SstFilterPolicy {
   double BudgetBitsPerKey() const { return ResolvedConfig().bits_per_key; }
   // bottommost_bits_per_key, or < 0 when unset.
   double BottommostBitsPerKey() const;
+  struct Bounds {
+    double floor;
+    double cap;
+  };
   // What a new SST file at `context` gets (no filter: !has_filter), given
-  // the live shape of its column family (null: unknown).
+  // the live shape of its column family (null: unknown). With `bounds`,
+  // also the fewest and most bits per key the file could get (FileBounds;
+  // [0, kMaxBitsPerKey] when its plan is not bounded).
   LevelPlan PlanFor(const ROCKSDB_NAMESPACE::FilterBuildingContext& context,
-                    const std::shared_ptr<const LiveShape>& shape) const;
+                    const std::shared_ptr<const LiveShape>& shape,
+                    Bounds* bounds = nullptr) const;
   // The budget the plan for `shape` spends so that the live files, with
   // the new ones, come back to bits_per_key: 2 * bits_per_key minus the
   // bits per key the live files held on average over the last flushes
@@ -80,25 +87,27 @@ class LevelAwarePolicy : public SstFilterPolicy {
   // (`leveled`) L0 as full as its peak, at most L0Limit's bits, above the
   // floor; otherwise (or before the first flush) L0 as full as its mean,
   // above the budget.
-  struct Bounds {
-    double floor;
-    double cap;
-  };
   Bounds JobBounds(const std::shared_ptr<const LiveShape>& shape, int level,
                    bool leveled = true) const;
   // Under leveled compaction L0 fills to a peak (the files a compaction is
   // merging down still count until it ends) and then drains at once. The
-  // most bits per key L0's files may get so that the whole swing fits the
-  // band: L0 at its peak (shape.l0_peak_keys), the live files outside L0
-  // at the floor, and all of them at the cap. A flush that finds the live
-  // files at the cap gets only the cap; within this limit, with the other
-  // files at the floor, none does. kMaxBitsPerKey when the peak is unknown.
+  // most bits per key L0's files may get so that L0 at its peak
+  // (shape.l0_peak_keys) at these bits, beside the live files outside L0
+  // at the bits they hold, is at the cap: the flushes still to come before
+  // the peak then find room for as many bits as the earlier ones took.
+  // The levels below hold fewer bits than the budget, so L0's share of
+  // the band is what they leave. kMaxBitsPerKey when the peak is unknown.
   double L0Limit(const LiveShape& shape) const;
+  // The bounds of one file: its job's, and under leveled compaction an L0
+  // file's cap at most L0Limit (but not below the floor).
+  Bounds FileBounds(const std::shared_ptr<const LiveShape>& shape, int level,
+                    bool leveled) const;
 
  private:
   // One line in the DB's LOG per planned file: what the plan saw and chose.
   void LogPlan(const ROCKSDB_NAMESPACE::FilterBuildingContext& context,
-               const std::shared_ptr<const LiveShape>& shape, const LevelPlan& plan) const;
+               const std::shared_ptr<const LiveShape>& shape, const LevelPlan& plan,
+               const Bounds& bounds) const;
   // The plan for `shape` at `budget`, computed once per published shape.
   std::shared_ptr<const std::vector<LevelPlan>> ShapePlan(
       const std::shared_ptr<const LiveShape>& shape) const;

@@ -166,7 +166,7 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
     files.push_back(ShapeFile{it == moved.end() ? f.level : it->second, f.entries, f.has_range,
                               f.smallest, f.largest});
     shape->live.Add(f.entries, f.filter_bits);
-    if (f.level == 0) shape->l0_file_keys += f.entries;
+    if (f.level == 0) shape->l0_files.Add(f.entries, f.filter_bits);
   }
   for (const auto& [id, job] : cf.jobs) {
     if (job.is_flush && cf.last_flush_entries > 0) {
@@ -180,13 +180,15 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
     // it is small then leave room for the L0 files to come, and those
     // written while it is large do not take the room of the levels below.
     LevelLoad mean;
+    double fullest = 0;
     for (const ColumnFamily::Sample& sample : cf.samples) {
-      shape->l0_peak_keys =
-          std::max(shape->l0_peak_keys, sample.l0.keys + cf.last_flush_entries);
+      fullest = std::max(fullest, sample.l0.keys);
       mean.keys += sample.l0.keys / static_cast<double>(cf.samples.size());
       mean.checks += sample.l0.checks / static_cast<double>(cf.samples.size());
       shape->sampled.Add(sample.memory);
     }
+    // The flush that found L0 fullest, its own file, and one flush more.
+    shape->l0_peak_keys = fullest + 2 * cf.last_flush_entries;
     if (shape->levels.empty()) shape->levels.resize(1);
     shape->levels[0] = mean;
   }

@@ -75,8 +75,11 @@ struct PendingWrite {
 struct LiveShape {
   LsmShape levels;            // keys and checks per level, jobs under way applied
   double l0_keys_now = 0;     // L0's keys now (levels[0] is its recent mean)
-  double l0_peak_keys = 0;    // L0's most keys as the last flushes found it, theirs added
-  double l0_file_keys = 0;    // L0's keys in live files, a job's inputs included
+  // L0's most keys as the last flushes found it, theirs added, and one
+  // flush more: a flush can begin while the compaction draining L0 still
+  // runs, one file past any peak seen (db_bench's closing flush does).
+  double l0_peak_keys = 0;
+  FilterMemory l0_files;      // L0's live files, a job's inputs included
   FilterMemory live;          // the live files
   std::vector<PendingWrite> pending;  // by output level
   // The live files as the last few flushes found them, summed (empty before
