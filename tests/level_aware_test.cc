@@ -220,7 +220,7 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   const double limit = (top * (864 + 181) - 8368) / 181.0;
   EXPECT_NEAR(la.L0Limit(*compacting), limit, 1e-9);
   EXPECT_NEAR((8368 + la.L0Limit(*compacting) * 181) / (864 + 181), top, 1e-9);
-  EXPECT_GT(limit, top + (top - bottom) * 864 / 181.0);
+  EXPECT_GT(la.L0Limit(*compacting), top + (top - bottom) * 864 / 181.0);
   const double l0_bits = std::min(plan[0].filter.bits_per_key, limit);
   EXPECT_NEAR(la.JobBounds(compacting, 5).cap, cap5 - (181 - 136) * (l0_bits - bottom) / 277.0,
               1e-9);

@@ -286,7 +286,7 @@ void LevelAwarePolicy::LogPlan(const FilterBuildingContext& context,
                          kLevelAwareId, context.level_at_creation,
                          plan.has_filter ? KindName(plan.filter.kind) : "no filter",
                          plan.has_filter ? plan.filter.bits_per_key : 0.0, levels.c_str(), live,
-                         planning, bounds.cap);
+                         planning, std::clamp(bounds.cap, kMinBitsPerKey, kMaxBitsPerKey));
 }
 
 ROCKSDB_NAMESPACE::FilterBitsBuilder* LevelAwarePolicy::GetBuilderWithContext(

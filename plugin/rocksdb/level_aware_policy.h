@@ -95,8 +95,10 @@ class LevelAwarePolicy : public SstFilterPolicy {
   // (shape.l0_peak_keys) at these bits, beside the live files outside L0
   // at the bits they hold, is at the cap: the flushes still to come before
   // the peak then find room for as many bits as the earlier ones took.
-  // The levels below hold fewer bits than the budget, so L0's share of
-  // the band is what they leave. kMaxBitsPerKey when the peak is unknown.
+  // When the levels below hold fewer bits than the budget (their plan
+  // gives them so), L0 takes what they leave of the band; when they hold
+  // more, the limit falls below the cap. kMaxBitsPerKey when the peak is
+  // unknown.
   double L0Limit(const LiveShape& shape) const;
   // The bounds of one file: its job's, and under leveled compaction an L0
   // file's cap at most L0Limit (but not below the floor).
