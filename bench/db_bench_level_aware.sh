@@ -18,7 +18,8 @@
 # the most files L0 held after a flush, and the highest and lowest bits per key
 # sampled during the load (every SAMPLE_SECONDS, default 2, with how many
 # samples and how many snapshots were retaken); writes
-# OUT_DIR/db_bench_level_aware.csv, and per run the plan of every file
+# OUT_DIR/db_bench_level_aware.csv and its plot (.png,
+# bench/plot_db_bench_level_aware.gp), and per run the plan of every file
 # LevelAware wrote (_plans.txt) and the flush and compaction events of the
 # LOG (_events.txt).
 #
@@ -39,6 +40,7 @@ for n in "$NUM" "$READS" "$SAMPLE_SECONDS"; do
 done
 . "$ROOT/scripts/lib/db_bench.sh"
 db_bench_sstfilter_build "$ROOT"
+command -v gnuplot >/dev/null || { echo "gnuplot missing: bash scripts/setup.sh" >&2; exit 1; }
 db_bench_require db_bench
 mkdir -p "$OUT"
 WORK="$(mktemp -d "${DB_DIR:-/tmp}/sstfilter-db-bench-la.XXXXXX")"
@@ -166,4 +168,6 @@ printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s %7s %9s %7s %7s %7s\n' policy f
   load_max samples retries wasted checks model optimum vs_opt l0_most pred_vs
 run_policy "LevelAware:$BITS" "sstfilter.LevelAware:$BITS"
 run_policy "Ribbon:$BITS_AFTER" "sstfilter.Ribbon:$BITS_AFTER"
-echo "[db_bench_level_aware] wrote $OUT/db_bench_level_aware.csv" >&2
+gnuplot -e "csv='$OUT/db_bench_level_aware.csv'; png='$OUT/db_bench_level_aware.png'" \
+  "$ROOT/bench/plot_db_bench_level_aware.gp"
+echo "[db_bench_level_aware] wrote $OUT/db_bench_level_aware.csv and $OUT/db_bench_level_aware.png" >&2
