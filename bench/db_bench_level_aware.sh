@@ -15,9 +15,9 @@
 # statistics, and as `sstfilter inspect` models them), inspect's optimum
 # for the shape and memory and the measured wasted reads over it (and
 # the filters' predicted wasted reads over it, free of the count's noise),
-# the most files L0 held after a flush, and the highest and lowest bits per key
-# sampled during the load (every SAMPLE_SECONDS, default 2, with how many
-# samples and how many snapshots were retaken); writes
+# the most files L0 held after a flush, and the highest and lowest bits
+# per key sampled during the load (every SAMPLE_SECONDS, default 2, with
+# how many samples and how many snapshots were retaken); writes
 # OUT_DIR/db_bench_level_aware.csv and its plot (.png,
 # bench/plot_db_bench_level_aware.gp), and per run the plan of every file
 # LevelAware wrote (_plans.txt) and the flush and compaction events of the
