@@ -74,6 +74,9 @@ DEFINE_uint64(target_file_bytes, 64 << 20, "target_file_size_base.");
 DEFINE_uint64(level_base_bytes, 256 << 20, "max_bytes_for_level_base.");
 DEFINE_int32(l0_files, 2,
              "Memtables flushed into L0 after the rest has settled, as in a database taking writes.");
+DEFINE_bool(compact_to_last_level, false,
+            "After the load settles, one CompactRange over every key, as a full compaction leaves "
+            "a database: its keys in the last level (the --l0_files tail comes after).");
 DEFINE_double(cache_fraction, 0.125, "Block cache capacity as a share of the loaded SST bytes.");
 DEFINE_uint64(block_cache_bytes, 0, "Block cache capacity in bytes; overrides --cache_fraction.");
 DEFINE_bool(direct_reads, true, "use_direct_reads: every block not in the block cache is a device read.");
@@ -135,6 +138,8 @@ std::string LoadSignature() {
       << " write_buffer=" << FLAGS_write_buffer_bytes << " target_file=" << FLAGS_target_file_bytes
       << " level_base=" << FLAGS_level_base_bytes << " l0_files=" << FLAGS_l0_files
       << " seed=" << FLAGS_seed;
+  // Only when set, so that loads written before the flag existed stay reusable.
+  if (FLAGS_compact_to_last_level) out << " compacted=1";
   return out.str();
 }
 
@@ -291,8 +296,9 @@ void Write(rdb::DB* db, uint64_t begin, uint64_t end, uint64_t flush_every,
 }
 
 // All keys but the tail, then RocksDB's compactions until none is pending
-// (as a bulk load ends), then the tail: --l0_files memtables flushed with
-// compactions off, so L0 holds files as it does while writes arrive.
+// (as a bulk load ends; with --compact_to_last_level, a full compaction
+// after them), then the tail: --l0_files memtables flushed with compactions
+// off, so L0 holds files as it does while writes arrive.
 void Load(const std::string& dir) {
   const auto start = Clock::now();
   rdb::Options options = DbOptions(nullptr, 'a', 8 << 20, nullptr);
@@ -305,6 +311,10 @@ void Load(const std::string& dir) {
   std::fprintf(stderr, "[%s] load: waiting for RocksDB's compactions, files per level %s\n",
                kProgram, ShapeOf(db.get()).Files().c_str());
   WaitForBackgroundWork(db.get(), /*include_pending_compactions=*/true);
+  if (FLAGS_compact_to_last_level) {
+    std::fprintf(stderr, "[%s] load: compacting every key to the last level\n", kProgram);
+    Check(db->CompactRange(rdb::CompactRangeOptions(), nullptr, nullptr), "compact range");
+  }
   Check(db->SetOptions({{"disable_auto_compactions", "true"}}), "pause compactions");
   Write(db.get(), FLAGS_keys - tail, FLAGS_keys, KeysPerL0File(), start);
   std::fprintf(stderr, "[%s] loaded in %.0f s: files per level %s\n", kProgram, Seconds(start),

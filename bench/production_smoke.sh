@@ -2,7 +2,8 @@
 # ctest production_bench.smoke: production_bench at a tiny size (seconds).
 # Its CSV has every column for every layout × policy × workload, all rows
 # on the same files per level, with plausible figures; a second run reuses
-# the load; bad input is refused with a message and touches nothing.
+# the load; --compact_to_last_level leaves one level; bad input is refused
+# with a message and touches nothing.
 #
 #   bash bench/production_smoke.sh PRODUCTION_BENCH SCRATCH_DIR
 set -euo pipefail
@@ -37,6 +38,14 @@ awk -F, 'NR > 2 {
   fail "the second run exited with $?"
 grep -q "reusing the load" "$LOG" || fail "the second run did not reuse the load"
 
+# A full compaction after the load: every file in one level (none in L0).
+"$BIN" "${TINY[@]}" --policies=sstfilter.Ribbon --layouts=a --hit_percents=0 --threads=1 \
+  --l0_files=0 --compact_to_last_level --db_dir="$DIR/db-compacted" --csv="$DIR/compacted.csv" \
+  > /dev/null 2> "$LOG" || fail "the --compact_to_last_level run exited with $?"
+shape=$(tail -n +3 "$DIR/compacted.csv" | cut -d, -f8 | sort -u)
+[ "$(tr '/' '\n' <<<"$shape" | grep -vc '^0$')" -eq 1 ] && [ "${shape%%/*}" = 0 ] ||
+  fail "--compact_to_last_level left files in more than the last level: $shape"
+
 refused() {  # refused PATTERN ARGS...: exit status != 0 and PATTERN in the message
   local pattern="$1"; shift
   if "$BIN" "${TINY[@]}" "$@" > /dev/null 2> "$LOG"; then fail "accepted: $*"; fi
@@ -46,6 +55,7 @@ mkdir -p "$DIR/theirs" && echo keep > "$DIR/theirs/data"
 refused "was not made by production_bench" --db_dir="$DIR/theirs"
 [ "$(cat "$DIR/theirs/data")" = keep ] || fail "a directory it did not make was touched"
 refused "holds a load with other flags" --db_dir="$DIR/db" --keys=30000
+refused "holds a load with other flags" --db_dir="$DIR/db" --compact_to_last_level
 refused "bad policy\|NotSupported\|not found\|unknown" --db_dir="$DIR/db" --policies=no.such.Policy
 refused "layouts" --db_dir="$DIR/db" --layouts=c
 echo "production_bench smoke: ok ($rows rows)"
