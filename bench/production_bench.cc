@@ -138,7 +138,7 @@ std::string LoadSignature() {
       << " write_buffer=" << FLAGS_write_buffer_bytes << " target_file=" << FLAGS_target_file_bytes
       << " level_base=" << FLAGS_level_base_bytes << " l0_files=" << FLAGS_l0_files
       << " seed=" << FLAGS_seed;
-  // Only when set, so that loads written before the flag existed stay reusable.
+  // Named only when set: a load made without it keeps the signature it has.
   if (FLAGS_compact_to_last_level) out << " compacted=1";
   return out.str();
 }
