@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -174,6 +175,21 @@ TEST(LevelAllocationTest, EdgeCases) {
   // Damaged inputs (negative or NaN counts) are taken as empty levels.
   const LsmShape odd = {{-5, 2}, {std::nan(""), 1}, {100, -1}, {900, 1}};
   EXPECT_NEAR(PlannedBitsPerKey(PlanForShape(odd, 10.0)), 10.0, 1e-9);
+  // Infinite counts are taken as empty levels too, and a NaN budget as the
+  // least one: no plan carries a NaN.
+  const double inf = std::numeric_limits<double>::infinity();
+  const LsmShape infinite = {{inf, 2}, {100, inf}, {900, 1}};
+  for (const LsmShape& shape : {odd, infinite}) {
+    for (double budget : {10.0, std::nan(""), inf, -inf}) {
+      for (const LevelPlan& p : PlanForShape(shape, budget)) {
+        EXPECT_TRUE(std::isfinite(p.key_share)) << budget;
+        EXPECT_TRUE(std::isfinite(p.fp_rate)) << budget;
+        EXPECT_TRUE(std::isfinite(p.filter.bits_per_key)) << budget;
+      }
+    }
+  }
+  EXPECT_NEAR(PlannedBitsPerKey(PlanForShape(infinite, 10.0)), 10.0, 1e-9);
+  EXPECT_TRUE(PlanForShape({{100, 1}}, std::nan(""))[0].has_filter);
   // Tiny budget: the last level's filter is dropped (Monkey: at low memory
   // the largest level gets none), which beats 1 bit per key everywhere.
   const auto tiny = PlanLevels(Model{kMinBitsPerKey}, 7);

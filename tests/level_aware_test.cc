@@ -31,18 +31,18 @@
 #include "plugin/rocksdb/filter_bits.h"
 #include "include/sstfilter/sstfilter.h"
 #include "plugin/rocksdb/level_aware_policy.h"
-#include "tests/temp_dir.h"
+#include "tests/level_aware_db.h"
 
 namespace sstfilter {
 namespace {
 
 namespace rdb = ROCKSDB_NAMESPACE;
+using test::kBatchKeys;
+using test::kNumLevels;
+using test::LevelAwareDbTest;
 
 rdb::Status Create(const std::string& value, std::shared_ptr<const rdb::FilterPolicy>* policy) {
-  policy->reset();
-  rdb::ConfigOptions config_options;
-  config_options.ignore_unsupported_options = false;
-  return rdb::FilterPolicy::CreateFromString(config_options, value, policy);
+  return test::CreatePolicy(value, policy);
 }
 
 const LevelAwarePolicy& AsLevelAware(const std::shared_ptr<const rdb::FilterPolicy>& policy) {
@@ -130,10 +130,21 @@ std::shared_ptr<const LiveShape> ShallowShape(double spent_bits_per_key) {
   auto shape = std::make_shared<LiveShape>();
   shape->levels = {{136, 3}, {}, {}, {}, {}, {277, 1}, {587, 1}};
   shape->live.Add(1000, 1000 * spent_bits_per_key);
-  shape->pending.resize(1);
-  shape->pending[0].inputs.Add(45, -1);  // a flush under way
-  shape->pending[0].adds_keys = true;
+  shape->flushes.inputs.Add(45, -1);  // a flush under way
+  shape->flushes.adds_keys = true;
+  shape->flushes.files = 1;
   return shape;
+}
+
+// A new file's FilterBuildingContext in a 7-level tree, as RocksDB 7.8.3
+// fills it.
+rdb::FilterBuildingContext FileContext(const rdb::BlockBasedTableOptions& table_options,
+                                       rdb::TableFileCreationReason reason, int level) {
+  rdb::FilterBuildingContext c(table_options);
+  c.reason = reason;
+  c.num_levels = 7;
+  c.level_at_creation = level;
+  return c;
 }
 
 // FilterBuildingContext and live shape -> plan, as RocksDB 7.8.3 fills the
@@ -147,10 +158,7 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   const auto plan = PlanForShape(shape->levels, 10.0);
   const rdb::BlockBasedTableOptions table_options = compat::ExactLengthTableOptions();
   auto context = [&](rdb::TableFileCreationReason reason, int level, bool bottommost) {
-    rdb::FilterBuildingContext c(table_options);
-    c.reason = reason;
-    c.num_levels = 7;
-    c.level_at_creation = level;
+    rdb::FilterBuildingContext c = FileContext(table_options, reason, level);
     c.is_bottommost = bottommost;
     return c;
   };
@@ -181,8 +189,9 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   EXPECT_DOUBLE_EQ(la.PlanningBudget(*ShallowShape(5)), 11.0);
   const LevelPlan capped = la.PlanFor(context(Reason::kFlush, 0, false), over);
   EXPECT_NEAR(capped.filter.bits_per_key, (top * 1045 - 10500 - trailer) / 45.0, 1e-9);
-  EXPECT_NEAR(la.JobBounds(over, 0).cap, (top * 1045 - 10500 - trailer) / 45.0, 1e-9);
-  EXPECT_NEAR(la.JobBounds(over, 0).floor, (bottom * 1045 - 10500 - trailer) / 45.0, 1e-9);
+  EXPECT_NEAR(la.JobBounds(over, 0, true, true).cap, (top * 1045 - 10500 - trailer) / 45.0, 1e-9);
+  EXPECT_NEAR(la.JobBounds(over, 0, true, true).floor, (bottom * 1045 - 10500 - trailer) / 45.0,
+              1e-9);
   EXPECT_EQ(la.JobBounds(over, 5).cap, kMaxBitsPerKey);  // nothing under way there
   EXPECT_EQ(la.JobBounds(over, 5).floor, 0);
   // Live files far under budget: the flush takes at least what brings them
@@ -260,7 +269,7 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
   auto under = std::make_shared<LiveShape>(*ShallowShape(9));
   under->l0_peak_keys = 600;
   under->l0_files.Add(136, 136);
-  const double under_floor = la.JobBounds(under, 0).floor;
+  const double under_floor = la.JobBounds(under, 0, true, true).floor;
   ASSERT_LT(la.L0Limit(*under), under_floor);
   LevelAwarePolicy::Bounds bounds{};
   EXPECT_NEAR(la.PlanFor(context(Reason::kFlush, 0, false), under, &bounds).filter.bits_per_key,
@@ -304,130 +313,87 @@ TEST(LevelAwarePolicyTest, PlanForEveryKindOfFile) {
             4.0);
 }
 
-constexpr int kNumLevels = 5;
-constexpr int kBatchKeys = 3000;
-
-class LevelAwareDbTest : public ::testing::Test {
- protected:
-  void TearDown() override { db_.reset(); }  // before the directory goes
-
-  // As a user configures it by text: the listener in DBOptions, the policy
-  // in the table options.
-  rdb::Options MakeOptions(const std::string& policy_id, bool listener = true) {
-    rdb::ConfigOptions config;
-    config.ignore_unsupported_options = false;
-    rdb::DBOptions db_options;
-    EXPECT_TRUE(rdb::GetDBOptionsFromString(
-                    config, rdb::DBOptions(),
-                    listener ? "create_if_missing=true;listeners={sstfilter.LsmShape}"
-                             : "create_if_missing=true",
-                    &db_options)
-                    .ok());
-    EXPECT_EQ(db_options.listeners.size(), listener ? 1u : 0u);
-    rdb::Options options(db_options, rdb::ColumnFamilyOptions());
-    options.num_levels = kNumLevels;
-    options.level_compaction_dynamic_level_bytes = true;
-    options.disable_auto_compactions = true;  // the test places every file
-    options.write_buffer_size = 64 << 20;
-    stats_ = rdb::CreateDBStatistics();
-    options.statistics = stats_;
-    rdb::BlockBasedTableOptions table = compat::ExactLengthTableOptions();
-    EXPECT_TRUE(Create(policy_id, &table.filter_policy).ok());
-    options.table_factory.reset(rdb::NewBlockBasedTableFactory(table));
-    policy_ = table.filter_policy;
-    return options;
-  }
-
-  void Open(const rdb::Options& options) {
-    ASSERT_TRUE(compat::OpenDB(options, dir_, &db_).ok());
-  }
-
-  // Batch b of n keys holds keys b + 8 * s * i, s = kSpanKeys / n: every
-  // batch spans the same key range, so a file compacted above another
-  // overlaps it and is not bottommost, and every level covers every key.
-  static constexpr int kSpanKeys = 18000;
-  static std::string Key(int batch, int i, int keys = kBatchKeys) {
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "key%08d", (i * std::max(1, kSpanKeys / keys)) * 8 + batch);
-    return buf;
-  }
-
-  // Writes batch `batch` of `keys` keys, flushes it (an L0 file) and, for
-  // output_level > 0, compacts that file into output_level.
-  void WriteBatchTo(int batch, int output_level, int keys = kBatchKeys) {
-    for (int i = 0; i < keys; ++i) {
-      ASSERT_TRUE(
-          db_->Put(rdb::WriteOptions(), Key(batch, i, keys), "v" + std::to_string(i)).ok());
-    }
-    ASSERT_TRUE(db_->Flush(rdb::FlushOptions()).ok());
-    if (output_level == 0) return;
-    std::vector<rdb::LiveFileMetaData> files;
-    db_->GetLiveFilesMetaData(&files);
-    std::vector<std::string> l0;
-    for (const auto& f : files) {
-      if (f.level == 0) l0.push_back(f.name);
-    }
-    ASSERT_EQ(l0.size(), 1u);
-    ASSERT_TRUE(db_->CompactFiles(rdb::CompactionOptions(), l0, output_level).ok());
-  }
-
-  // RocksDB 7.8 has no DB::WaitForCompact: poll until no compaction runs
-  // or is pending.
-  void WaitForCompactions() {
-    for (int idle = 0; idle < 2;) {
-      uint64_t running = 0, pending = 0;
-      db_->GetIntProperty("rocksdb.num-running-compactions", &running);
-      db_->GetIntProperty("rocksdb.compaction-pending", &pending);
-      idle = running + pending == 0 ? idle + 1 : 0;
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-  }
-
-  struct FileFilter {
-    int level;
-    uint64_t entries;
-    uint64_t filter_bytes;
+// Jobs the shape knows little about keep the live files within the band
+// all the same: a flush of unknown size, a flush and a compaction into the
+// same level at once, a file written while the DB opens, and a plan with
+// no filter where the band asks for one.
+TEST(LevelAwarePolicyTest, JobsTheShapeKnowsLittleOfKeepTheBand) {
+  std::shared_ptr<const rdb::FilterPolicy> policy;
+  ASSERT_TRUE(Create("sstfilter.LevelAware:10", &policy).ok());
+  const LevelAwarePolicy& la = AsLevelAware(policy);
+  const rdb::BlockBasedTableOptions table_options = compat::ExactLengthTableOptions();
+  auto context = [&](rdb::TableFileCreationReason reason, int level, bool universal) {
+    rdb::FilterBuildingContext c = FileContext(table_options, reason, level);
+    if (universal) c.compaction_style = rdb::kCompactionStyleUniversal;
+    return c;
   };
-  std::vector<FileFilter> Files() {
-    rdb::TablePropertiesCollection props;
-    EXPECT_TRUE(db_->GetPropertiesOfAllTables(&props).ok());
-    std::vector<rdb::LiveFileMetaData> live;
-    db_->GetLiveFilesMetaData(&live);
-    std::vector<FileFilter> out;
-    for (const auto& f : live) {
-      const auto& p = props.at(f.db_path + f.name);
-      EXPECT_EQ(p->filter_policy_name, "sstfilter.LevelAware");
-      out.push_back({f.level, p->num_entries, p->filter_size});
-    }
-    return out;
-  }
+  using Reason = rdb::TableFileCreationReason;
+  const double top = (1 + LevelAwarePolicy::kJobHeadroom) * 10;
+  const double bottom = (1 - LevelAwarePolicy::kJobHeadroom) * 10;
+  const double l0_plan = PlanForShape(ShallowShape(10)->levels, 10.0)[0].filter.bits_per_key;
+  ASSERT_GT(l0_plan, top);
+  // No flush has completed since the DB opened: the flush under way has no
+  // size. Whatever its size, a file within the band around the budget
+  // keeps the live files where they are; L0's plan would not.
+  auto unknown = std::make_shared<LiveShape>(*ShallowShape(10));
+  unknown->flushes = PendingWrite{};
+  unknown->flushes.inputs.Add(0, -1);
+  unknown->flushes.adds_keys = true;
+  unknown->flushes.files = 1;
+  const LevelAwarePolicy::Bounds band = la.JobBounds(unknown, 0, false, true);
+  EXPECT_DOUBLE_EQ(band.floor, bottom);
+  EXPECT_DOUBLE_EQ(band.cap, top);
+  EXPECT_DOUBLE_EQ(la.PlanFor(context(Reason::kFlush, 0, true), unknown).filter.bits_per_key, top);
+  // No flush under way: no bounds for one.
+  unknown->flushes = PendingWrite{};
+  EXPECT_EQ(la.JobBounds(unknown, 0, false, true).cap, kMaxBitsPerKey);
+  // Universal compaction into L0 (num_levels=1, or intra-L0) while a flush
+  // runs: the compaction replaces its inputs and adds no keys; the flush
+  // adds its own. Each is bounded by its own job: the compaction's files
+  // leave the live files at the cap, not over it.
+  auto both = std::make_shared<LiveShape>();
+  both->levels = {LevelLoad{100000, 5}};
+  both->l0_keys_now = 100000;
+  both->live.Add(100000, 10.0 * 100000);
+  both->l0_files = both->live;
+  both->flushes.inputs.Add(1000, -1);
+  both->flushes.adds_keys = true;
+  both->flushes.files = 1;
+  both->pending.resize(1);
+  both->pending[0].inputs.Add(90000, 10.0 * 90000);
+  both->pending[0].files = 20;
+  const double cap = la.JobBounds(both, 0, false).cap;
+  const double trailers = 20 * 8.0 * kTrailerBytes;
+  EXPECT_NEAR((10.0 * 100000 - 10.0 * 90000 + cap * 90000 + trailers) / 100000, top, 1e-9);
+  const double flush_cap = la.JobBounds(both, 0, false, true).cap;
+  EXPECT_NEAR((10.0 * 100000 + flush_cap * 1000 + 8.0 * kTrailerBytes) / 101000, top, 1e-9);
+  // A file written while the DB opens (its WAL's keys, kRecovery) comes
+  // before any callback of this DB session: whatever shape is found, the
+  // budget.
+  EXPECT_EQ(la.PlanFor(context(Reason::kRecovery, 0, false), ShallowShape(10)).filter.bits_per_key,
+            10.0);
+  // At a budget of 1 bit per key the plan has no filter for the last
+  // level; a job rewriting most of the DB there still gets the band's
+  // floor, not 0 bits per key.
+  ASSERT_TRUE(Create("sstfilter.LevelAware:1", &policy).ok());
+  const LevelAwarePolicy& tiny = AsLevelAware(policy);
+  auto deep = std::make_shared<LiveShape>();
+  deep->levels = {{1000, 2}, {}, {}, {}, {}, {10000, 1}, {89000, 1}};
+  deep->l0_keys_now = 1000;
+  deep->live.Add(100000, 100000);
+  deep->l0_files.Add(1000, 1000);
+  deep->pending.resize(7);
+  deep->pending[6].inputs.Add(89000, 89000);
+  deep->pending[6].files = 10;
+  ASSERT_FALSE(PlanForShape(deep->levels, tiny.PlanningBudget(*deep)).back().has_filter);
+  LevelAwarePolicy::Bounds bounds{};
+  const LevelPlan last = tiny.PlanFor(context(Reason::kCompaction, 6, false), deep, &bounds);
+  ASSERT_GT(bounds.floor, 0);
+  ASSERT_TRUE(last.has_filter);
+  EXPECT_GE(last.filter.bits_per_key, bounds.floor);
+}
 
-  // Filter bits per key over every live file, and by level.
-  static double BitsPerKey(const std::vector<FileFilter>& files, int level = -1) {
-    double bits = 0, keys = 0;
-    for (const FileFilter& f : files) {
-      if (level >= 0 && f.level != level) continue;
-      bits += 8.0 * f.filter_bytes;
-      keys += f.entries;
-    }
-    return bits / keys;
-  }
 
-  void ExpectAllPresent(int batches, int keys = kBatchKeys) {
-    for (int b = 0; b < batches; ++b) {
-      for (int i = 0; i < keys; i += 7) {
-        std::string value;
-        ASSERT_TRUE(db_->Get(rdb::ReadOptions(), Key(b, i, keys), &value).ok()) << Key(b, i, keys);
-      }
-    }
-  }
-
-  test::TempDir tmp_{"sstfilter_level_aware_test"};
-  const std::string dir_ = tmp_.path();
-  std::unique_ptr<rdb::DB> db_;
-  std::shared_ptr<const rdb::FilterPolicy> policy_;
-  std::shared_ptr<rdb::Statistics> stats_;
-};
 
 // A shallow tree: the last level 60% of the keys, the level above it 30%,
 // then three flushes of 3.3% each land in L0. A plan for an assumed deep

@@ -268,20 +268,24 @@ LevelPlan ToPlan(const Term& t) {
 
 std::vector<LevelPlan> PlanForShape(const LsmShape& shape, double budget,
                                     double bottommost_bits_per_key) {
-  budget = std::clamp(budget, kMinBitsPerKey, kMaxBitsPerKey);
+  // NaN and infinities (a caller's bad input) count as the nearest sane
+  // value: a plan never carries NaN.
+  budget = std::isnan(budget) ? kMinBitsPerKey : std::clamp(budget, kMinBitsPerKey, kMaxBitsPerKey);
+  auto keys_of = [](const LevelLoad& load) { return std::isfinite(load.keys) ? load.keys : 0.0; };
   double total = 0;
   int deepest = -1;
   for (size_t level = 0; level < shape.size(); ++level) {
-    if (shape[level].keys > 0) {
-      total += shape[level].keys;
+    if (keys_of(shape[level]) > 0) {
+      total += keys_of(shape[level]);
       deepest = static_cast<int>(level);
     }
   }
   std::vector<Term> terms;
   for (const LevelLoad& load : shape) {
-    const bool empty = !(load.keys > 0) || !(total > 0);
-    terms.push_back(Term{empty ? 0.0 : load.keys / total, std::max(load.checks, 0.0), empty,
-                         FilterKind::kRibbon, empty ? budget : 0.0});
+    const bool empty = !(keys_of(load) > 0) || !(total > 0) || !std::isfinite(total);
+    const double checks = std::isfinite(load.checks) ? std::max(load.checks, 0.0) : 0.0;
+    terms.push_back(Term{empty ? 0.0 : keys_of(load) / total, checks, empty, FilterKind::kRibbon,
+                         empty ? budget : 0.0});
   }
   if (deepest >= 0 && bottommost_bits_per_key >= 0) {
     terms[deepest].fixed = true;

@@ -141,14 +141,20 @@ double LevelAwarePolicy::L0Limit(const LiveShape& shape) const {
 }
 
 LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
-    const std::shared_ptr<const LiveShape>& shape_ptr, int level, bool leveled) const {
+    const std::shared_ptr<const LiveShape>& shape_ptr, int level, bool leveled,
+    bool flush) const {
   const LiveShape& shape = *shape_ptr;
   Bounds bounds{0.0, kMaxBitsPerKey};
-  if (static_cast<size_t>(level) >= shape.pending.size()) return bounds;
-  const PendingWrite& w = shape.pending[level];
+  if (!flush && (level < 0 || static_cast<size_t>(level) >= shape.pending.size())) return bounds;
+  const PendingWrite& w = flush ? shape.flushes : shape.pending[level];
   const double keys = w.inputs.keys;
-  if (!(keys > 0)) return bounds;
   const double budget = BudgetBitsPerKey();
+  if (!(keys > 0)) {
+    // A flush of unknown size: a file of any size within this band leaves
+    // live files within it where they are.
+    if (flush && w.files > 0) bounds = {(1 - kJobHeadroom) * budget, (1 + kJobHeadroom) * budget};
+    return bounds;
+  }
   const double spent = shape.live.SpentBits(budget);
   const double freed = w.adds_keys ? 0 : w.inputs.SpentBits(budget);
   const double keys_after = shape.live.keys + (w.adds_keys ? keys : 0);
@@ -189,8 +195,8 @@ LevelAwarePolicy::Bounds LevelAwarePolicy::JobBounds(
 }
 
 LevelAwarePolicy::Bounds LevelAwarePolicy::FileBounds(
-    const std::shared_ptr<const LiveShape>& shape, int level, bool leveled) const {
-  Bounds bounds = JobBounds(shape, level, leveled);
+    const std::shared_ptr<const LiveShape>& shape, int level, bool leveled, bool flush) const {
+  Bounds bounds = JobBounds(shape, level, leveled, flush);
   if (leveled && level == 0) {
     bounds.cap = std::min(bounds.cap, std::max(L0Limit(*shape), bounds.floor));
   }
@@ -233,6 +239,12 @@ LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
   bounds = unbounded;
   const double bottommost = BottommostBitsPerKey();
   if (context.is_bottommost && bottommost >= 0) return UniformPlan(bottommost);
+  // A file written while the DB opens (its WAL's keys) comes before any
+  // callback of this DB session: a shape found now is an earlier session's,
+  // or another DB's that shares this info log. The budget never overspends.
+  if (context.reason == ROCKSDB_NAMESPACE::TableFileCreationReason::kRecovery) {
+    return UniformPlan(BudgetBitsPerKey());
+  }
   // RocksDB fills the level fields only for files of the LSM (flush,
   // compaction, recovery); kMisc is SstFileWriter, i.e. ingestion, whose
   // level is unknown. FIFO files are alike. Without a shape nothing is
@@ -253,10 +265,14 @@ LevelPlan LevelAwarePolicy::PlanFor(const FilterBuildingContext& context,
   // since: a job may take the live files no further than kJobHeadroom from
   // the budget once it replaces its inputs, above (overspending) nor below
   // (a job that rewrites most of the DB sets most of its memory).
-  bounds = FileBounds(shape, level, IsLeveled(context));
-  const double bits = std::min(std::max(planned.filter.bits_per_key, bounds.floor), bounds.cap);
-  if (planned.has_filter && bits != planned.filter.bits_per_key) {
-    planned = UniformPlan(std::clamp(bits, kMinBitsPerKey, kMaxBitsPerKey));
+  const bool flush = context.reason == ROCKSDB_NAMESPACE::TableFileCreationReason::kFlush;
+  bounds = FileBounds(shape, level, IsLeveled(context), flush);
+  // A plan without a filter (a tiny budget) is 0 bits per key, and bounded
+  // as any other.
+  const double planned_bits = planned.has_filter ? planned.filter.bits_per_key : 0.0;
+  const double bits = std::min(std::max(planned_bits, bounds.floor), bounds.cap);
+  if (bits != planned_bits) {
+    planned = UniformPlan(bits > 0 ? std::clamp(bits, kMinBitsPerKey, kMaxBitsPerKey) : 0.0);
     planned.key_share = (*plan)[level].key_share;
     planned.checks = (*plan)[level].checks;
   }
@@ -292,8 +308,16 @@ void LevelAwarePolicy::LogPlan(const FilterBuildingContext& context,
 ROCKSDB_NAMESPACE::FilterBitsBuilder* LevelAwarePolicy::GetBuilderWithContext(
     const FilterBuildingContext& context) const {
   if (!ConfigError().empty()) return nullptr;  // see SstFilterPolicy
+  bool shared_log = false;
   const std::shared_ptr<const LiveShape> shape =
-      FindLiveShape(context.info_log, context.column_family_name);
+      FindLiveShape(context.info_log, context.column_family_name, &shared_log);
+  if (shared_log && context.info_log != nullptr && !warned_shared_.exchange(true)) {
+    ROCKSDB_NAMESPACE::Log(ROCKSDB_NAMESPACE::InfoLogLevel::WARN_LEVEL, context.info_log,
+                           "%s: several open DBs write to this info log, and a filter builder "
+                           "cannot tell which one it writes for, so their files get the budget, "
+                           "as Ribbon; give each DB its own info_log to plan by level",
+                           kLevelAwareId);
+  }
   if (shape == nullptr && listener_missing_ && context.info_log != nullptr &&
       !warned_.exchange(true)) {
     ROCKSDB_NAMESPACE::Log(ROCKSDB_NAMESPACE::InfoLogLevel::WARN_LEVEL, context.info_log,

@@ -77,18 +77,20 @@ class LevelAwarePolicy : public SstFilterPolicy {
   // kind the plans use) rounds up to a byte, and BlockedBloom's to a
   // 64-byte line.
   static constexpr double kJobHeadroom = 0.028;
-  // The fewest and most bits per key the job writing into `level`
-  // (shape.pending) may give its files and keep the live files within
-  // kJobHeadroom of the budget once they replace its inputs, their
-  // trailers counted (the cap: one per file the job reads, a flush one;
-  // the floor: one); [0, kMaxBitsPerKey] when no job is known there. A job
-  // below L0 also leaves room for the L0 files the shape expects and does
-  // not hold now, at their plan's bits: under leveled compaction
-  // (`leveled`) L0 as full as its peak, at most L0Limit's bits, above the
-  // floor; otherwise (or before the first flush) L0 as full as its mean,
-  // above the budget.
+  // The fewest and most bits per key the job writing into `level` may
+  // give its files and keep the live files within kJobHeadroom of the
+  // budget once they replace its inputs, their trailers counted (the cap:
+  // one per file the job reads, a flush one; the floor: one). The job is a
+  // flush (`flush`, shape.flushes) or a compaction (shape.pending[level]);
+  // [0, kMaxBitsPerKey] when no job is known there. A flush of unknown size
+  // (none has completed since the DB opened) gets the bounds that hold at
+  // any size: the budget +-kJobHeadroom. A job below L0 also leaves room
+  // for the L0 files the shape expects and does not hold now, at their
+  // plan's bits: under leveled compaction (`leveled`) L0 as full as its
+  // peak, at most L0Limit's bits, above the floor; otherwise (or before the
+  // first flush) L0 as full as its mean, above the budget.
   Bounds JobBounds(const std::shared_ptr<const LiveShape>& shape, int level,
-                   bool leveled = true) const;
+                   bool leveled = true, bool flush = false) const;
   // Under leveled compaction L0 fills to a peak (the files a compaction is
   // merging down still count until it ends) and then drains at once. The
   // most bits per key L0's files may get so that L0 at its peak
@@ -102,8 +104,8 @@ class LevelAwarePolicy : public SstFilterPolicy {
   double L0Limit(const LiveShape& shape) const;
   // The bounds of one file: its job's, and under leveled compaction an L0
   // file's cap at most L0Limit (but not below the floor).
-  Bounds FileBounds(const std::shared_ptr<const LiveShape>& shape, int level,
-                    bool leveled) const;
+  Bounds FileBounds(const std::shared_ptr<const LiveShape>& shape, int level, bool leveled,
+                    bool flush) const;
 
  private:
   // One line in the DB's LOG per planned file: what the plan saw and chose.
@@ -117,6 +119,7 @@ class LevelAwarePolicy : public SstFilterPolicy {
   LevelAwareOptions level_options_;
   mutable std::atomic<bool> listener_missing_{false};
   mutable std::atomic<bool> warned_{false};
+  mutable std::atomic<bool> warned_shared_{false};
   mutable std::mutex plan_mu_;
   mutable std::shared_ptr<const LiveShape> planned_shape_;  // keeps the key alive
   mutable std::shared_ptr<const std::vector<LevelPlan>> plan_;

@@ -18,12 +18,21 @@ using ROCKSDB_NAMESPACE::Logger;
 
 namespace {
 
-// The published shapes, by (info log, column family). The weak pointer
-// tells a live DB's info log from a dead one's that a new DB's info log
-// happens to reuse the address of.
+// The published shapes, by (info log, column family), and there by DB
+// name: one DB per info log, unless the application shares its own Logger.
+// The weak pointers tell a live DB's info log from a dead one's that a new
+// DB's info log happens to reuse the address of, and an open DB from a
+// closed one under a shared Logger.
+struct Publisher {
+  std::weak_ptr<ROCKSDB_NAMESPACE::SstFileManager> alive;
+  bool tracked = false;
+  std::shared_ptr<const LiveShape> shape;
+
+  bool Closed() const { return tracked && alive.expired(); }
+};
 struct Published {
   std::weak_ptr<Logger> info_log;
-  std::shared_ptr<const LiveShape> shape;
+  std::map<std::string, Publisher> by_db;
 };
 
 std::mutex& RegistryMutex() {
@@ -66,14 +75,17 @@ void FilterMemory::Add(const FilterMemory& other) {
 // Every ShapeListener alive, so that ObserveLsmShape can tell one from a
 // listener of another type that reports the same Name() without RTTI
 // (RocksDB's own release build compiles the plugin with -fno-rtti).
+// Never destroyed, as the registry: a listener held by a static object
+// made before the first listener is destroyed after any function-local
+// static would be.
 std::mutex& ListenersMutex() {
-  static std::mutex mu;
-  return mu;
+  static auto* mu = new std::mutex;
+  return *mu;
 }
 // By the EventListener pointer a DB's options hold.
 std::map<const ROCKSDB_NAMESPACE::EventListener*, ShapeListener*>& Listeners() {
-  static std::map<const ROCKSDB_NAMESPACE::EventListener*, ShapeListener*> listeners;
-  return listeners;
+  static auto* listeners = new std::map<const ROCKSDB_NAMESPACE::EventListener*, ShapeListener*>;
+  return *listeners;
 }
 
 ShapeListener::ShapeListener() {
@@ -106,26 +118,43 @@ ROCKSDB_NAMESPACE::Status ObserveLsmShape(DB* db) {
       "listeners={sstfilter.LsmShape})");
 }
 
-std::shared_ptr<const LiveShape> FindLiveShape(const Logger* info_log, const std::string& cf_name) {
+std::shared_ptr<const LiveShape> FindLiveShape(const Logger* info_log, const std::string& cf_name,
+                                               bool* shared) {
+  if (shared != nullptr) *shared = false;
   if (info_log == nullptr) return nullptr;
   std::lock_guard<std::mutex> lock(RegistryMutex());
   auto& registry = Registry();
   const auto it = registry.find({info_log, cf_name});
   if (it == registry.end()) return nullptr;
-  if (it->second.info_log.expired()) {
+  auto& by_db = it->second.by_db;
+  for (auto db = by_db.begin(); db != by_db.end();) {
+    db = db->second.Closed() ? by_db.erase(db) : std::next(db);
+  }
+  if (it->second.info_log.expired() || by_db.empty()) {
     registry.erase(it);
     return nullptr;
   }
-  return it->second.shape;
+  if (by_db.size() > 1) {
+    if (shared != nullptr) *shared = true;
+    return nullptr;
+  }
+  return by_db.begin()->second.shape;
 }
 
 ShapeListener::Db& ShapeListener::Refresh(DB* db) {
   Db& state = dbs_[db->GetName()];
-  const std::shared_ptr<Logger> info_log = db->GetDBOptions().info_log;
-  if (state.info_log_key != info_log.get() || state.info_log.expired()) {
+  const ROCKSDB_NAMESPACE::DBOptions options = db->GetDBOptions();
+  std::string session;
+  if (!db->GetDbSessionId(session).ok()) session.clear();
+  if (state.info_log_key != options.info_log.get() || state.info_log.expired() ||
+      state.session != session) {
     state = Db();  // a new DB under the same name: nothing carries over
-    state.info_log = info_log;
-    state.info_log_key = info_log.get();
+    state.name = db->GetName();
+    state.session = session;
+    state.info_log = options.info_log;
+    state.info_log_key = options.info_log.get();
+    state.alive = options.sst_file_manager;
+    state.tracked = options.sst_file_manager != nullptr;
   }
   std::vector<ROCKSDB_NAMESPACE::LiveFileMetaData> live;
   db->GetLiveFilesMetaData(&live);
@@ -193,14 +222,15 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
     shape->levels[0] = mean;
   }
   for (const auto& [id, job] : cf.jobs) {
+    if (job.is_flush) {
+      shape->flushes.inputs.Add(cf.last_flush_entries, -1);
+      shape->flushes.adds_keys = true;
+      shape->flushes.files += 1;
+      continue;
+    }
     const size_t level = static_cast<size_t>(std::max(job.output_level, 0));
     if (shape->pending.size() <= level) shape->pending.resize(level + 1);
     PendingWrite& w = shape->pending[level];
-    if (job.is_flush) {
-      w.inputs.Add(cf.last_flush_entries, -1);
-      w.adds_keys = true;
-      w.files += 1;
-    }
     for (uint64_t number : job.inputs) {
       const auto it = cf.files.find(number);
       if (it == cf.files.end()) continue;
@@ -213,7 +243,25 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
   for (auto it = registry.begin(); it != registry.end();) {  // DBs closed since
     it = it->second.info_log.expired() ? registry.erase(it) : std::next(it);
   }
-  registry[{db.info_log_key, cf_name}] = Published{db.info_log, std::move(shape)};
+  Published& published = registry[{db.info_log_key, cf_name}];
+  published.info_log = db.info_log;
+  published.by_db[db.name] = Publisher{db.alive, db.tracked, std::move(shape)};
+}
+
+void ShapeListener::DropEndedFlushes(DB* db, Db* state) {
+  uint64_t running = 0;
+  if (!db->GetIntProperty(DB::Properties::kNumRunningFlushes, &running)) return;
+  std::set<int> flushes;  // job ids; an atomic flush has one for several column families
+  for (const auto& [name, cf] : state->column_families) {
+    for (const auto& [id, job] : cf.jobs) {
+      if (job.is_flush) flushes.insert(id);
+    }
+  }
+  // Job ids grow: the oldest are the ones that ended unseen.
+  while (flushes.size() > running) {
+    for (auto& [name, cf] : state->column_families) cf.jobs.erase(*flushes.begin());
+    flushes.erase(flushes.begin());
+  }
 }
 
 std::pair<ShapeListener::Db*, ShapeListener::ColumnFamily*> ShapeListener::FindByColumnFamily(
@@ -252,6 +300,7 @@ void ShapeListener::OnFlushBegin(DB* db, const ROCKSDB_NAMESPACE::FlushJobInfo& 
   Job& job = cf.jobs[info.job_id];
   job.is_flush = true;
   job.db_callbacks = true;
+  DropEndedFlushes(db, &state);
   for (const auto& [name, c] : state.column_families) Publish(state, name, c);
 }
 
@@ -264,6 +313,7 @@ void ShapeListener::OnFlushCompleted(DB* db, const ROCKSDB_NAMESPACE::FlushJobIn
     cf.last_flush_entries = static_cast<double>(info.table_properties.num_entries);
   }
   Refresh(db);
+  DropEndedFlushes(db, &state);
   for (const auto& [name, c] : state.column_families) Publish(state, name, c);
 }
 
@@ -274,6 +324,7 @@ void ShapeListener::OnCompactionBegin(DB* db, const ROCKSDB_NAMESPACE::Compactio
   job.output_level = info.output_level;
   job.db_callbacks = true;
   for (const auto& input : info.input_file_infos) job.inputs.insert(input.file_number);
+  DropEndedFlushes(db, &state);
   for (const auto& [name, c] : state.column_families) Publish(state, name, c);
 }
 
@@ -283,6 +334,7 @@ void ShapeListener::OnCompactionCompleted(DB* db,
   Db& state = dbs_[db->GetName()];
   state.column_families[info.cf_name].jobs.erase(info.job_id);
   Refresh(db);
+  DropEndedFlushes(db, &state);
   for (const auto& [name, c] : state.column_families) Publish(state, name, c);
 }
 

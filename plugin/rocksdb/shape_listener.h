@@ -25,8 +25,11 @@
 // - the filter bytes of each file it saw created (table properties): what
 //   the live files really spend.
 // Shapes are published by the DB's info log and column family name, the two
-// things FilterBuildingContext names; a DB closed and reopened has a new
-// info log, so no shape outlives its DB. See docs/LEVEL_AWARE.md.
+// things FilterBuildingContext names. A DB closed and reopened has a new
+// info log, unless the application gives it its own Logger: then the DB's
+// session id tells a reopened DB from the one before, and a shape is
+// withdrawn once its DB's SstFileManager (RocksDB makes one per DB unless
+// given one) is gone, so no shape outlives its DB. See docs/LEVEL_AWARE.md.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +43,7 @@
 
 #include <rocksdb/env.h>
 #include <rocksdb/listener.h>
+#include <rocksdb/sst_file_manager.h>
 
 #include "plugin/core/level_allocation.h"
 
@@ -62,9 +66,9 @@ struct FilterMemory {
   }
 };
 
-// What a flush or compaction under way will write into one level: its
-// inputs (a flush: as many keys as the last flush, none known); a flush
-// adds its keys.
+// What the flushes, or the compactions into one level, under way will
+// write: their inputs (a flush: as many keys as the last flush, 0 when no
+// flush of this DB session has completed yet); flushes add their keys.
 struct PendingWrite {
   FilterMemory inputs;
   bool adds_keys = false;
@@ -81,7 +85,8 @@ struct LiveShape {
   double l0_peak_keys = 0;
   FilterMemory l0_files;      // L0's live files, a job's inputs included
   FilterMemory live;          // the live files
-  std::vector<PendingWrite> pending;  // by output level
+  PendingWrite flushes;               // into L0
+  std::vector<PendingWrite> pending;  // compactions, by output level
   // The live files as the last few flushes found them, summed (empty before
   // the first): the memory they hold on average.
   FilterMemory sampled;
@@ -89,9 +94,12 @@ struct LiveShape {
 
 // The shape last published for the DB writing to `info_log` and its column
 // family `cf_name`; null if none (no listener, nothing flushed yet, or the
-// DB is gone).
+// DB is gone), and null with *shared = true when several open DBs write to
+// this info log (an application's own Logger given to each): a builder,
+// which knows only the info log, cannot tell which DB it writes for.
 std::shared_ptr<const LiveShape> FindLiveShape(const ROCKSDB_NAMESPACE::Logger* info_log,
-                                               const std::string& cf_name);
+                                               const std::string& cf_name,
+                                               bool* shared = nullptr);
 
 class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
  public:
@@ -153,14 +161,25 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
     std::deque<Sample> samples;
   };
   struct Db {
+    std::string name;
+    std::string session;  // DB::GetDbSessionId: a new one at every open
     std::weak_ptr<ROCKSDB_NAMESPACE::Logger> info_log;
     const ROCKSDB_NAMESPACE::Logger* info_log_key = nullptr;
+    // Expires when this DB session is closed (if the application did not
+    // give the DB an SstFileManager that outlives it); `tracked`: the DB
+    // has one.
+    std::weak_ptr<ROCKSDB_NAMESPACE::SstFileManager> alive;
+    bool tracked = false;
     std::map<std::string, ColumnFamily> column_families;  // by name
   };
 
   // Re-reads every live file of `db` (mu_ held), then publishes each
   // column family.
   Db& Refresh(ROCKSDB_NAMESPACE::DB* db);
+  // Forgets the flushes that begin and never complete (a mempurge, a flush
+  // that found no memtable or failed): of the flush jobs it knows, keeps
+  // only as many of the newest as the DB says are running.
+  static void DropEndedFlushes(ROCKSDB_NAMESPACE::DB* db, Db* state);
   void Publish(const Db& db, const std::string& cf_name, const ColumnFamily& cf) const;
   // The column family `cf_name` of the only DB that has one (callbacks
   // without a DB name); null if none or several.
