@@ -3,6 +3,7 @@
 // damaged filter block, a policy no process registered, filters the
 // configured policy cannot read; and the program's exit statuses.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -428,6 +429,74 @@ TEST(ToolTest, SizeVariantsAcceptance) {
                            "sstfilter.BlockedBloom/lines_per_key=2", "sstfilter.Ribbon"}) {
     EXPECT_TRUE(has_row(kind, "sstfilter")) << kind << "\n" << r.output;
   }
+}
+
+// Directories a user may point inspect at besides a quiet, healthy
+// database: a file of range deletions only (no filter, none needed), a
+// FIFO named *.sst (no hang), a MANIFEST RocksDB cannot read (a warning,
+// not a silent fallback), every file unreadable (no comparison against an
+// optimum of nothing), and several databases at once (refused: the totals
+// and the lookups' model are one database's).
+TEST(InspectTest, UnusualDirectories) {
+  TempDir dir;
+  {
+    std::unique_ptr<rdb::DB> db;
+    const rdb::Options options = test::OptionsFor("filter_policy=sstfilter.Ribbon:10");
+    ASSERT_TRUE(compat::OpenDB(options, dir.path(), &db).ok());
+    for (int i = 0; i < 1000; ++i) {
+      ASSERT_TRUE(db->Put(rdb::WriteOptions(), test::SortedKey(i), "v").ok());
+    }
+    ASSERT_TRUE(db->Flush(rdb::FlushOptions()).ok());
+    ASSERT_TRUE(db->DeleteRange(rdb::WriteOptions(), db->DefaultColumnFamily(),
+                                test::SortedKey(0), test::SortedKey(500))
+                    .ok());
+    ASSERT_TRUE(db->Flush(rdb::FlushOptions()).ok());
+    ASSERT_TRUE(db->Close().ok());
+  }
+  Inspection in = InspectPaths({dir.path()});
+  ASSERT_EQ(in.files.size(), 2u);
+  EXPECT_TRUE(in.warnings.empty()) << in.warnings[0].message;
+  EXPECT_EQ(in.total.files_without_usable_filter, 0u);
+  ASSERT_EQ(in.column_families.size(), 1u);
+  EXPECT_NEAR(in.column_families[0].checks_per_miss, 1.0, 1e-9);
+  EXPECT_LT(in.column_families[0].wasted_reads_per_miss, 0.01);
+
+  bool ok = true;
+  std::string error;
+  TempDir other;
+  test::MakeDb(other.path(), test::OptionsFor("filter_policy=sstfilter.Ribbon:10"), 1, 100, false);
+  InspectPaths({dir.path(), other.path()}, &ok, &error);
+  EXPECT_FALSE(ok);
+  EXPECT_NE(error.find("one database directory at a time"), std::string::npos) << error;
+  const std::string sst = dir.path() + "/x.sst";
+  test::WriteSst(sst, test::OptionsFor("filter_policy=sstfilter.Ribbon:10"), 0, 100);
+  InspectPaths({sst, dir.path() + "/./x.sst"}, &ok, &error);
+  EXPECT_FALSE(ok);
+  EXPECT_NE(error.find("named twice"), std::string::npos) << error;
+
+  TempDir loose;
+  test::WriteSst(loose.path() + "/a.sst", test::OptionsFor("filter_policy=sstfilter.Ribbon:10"),
+                 0, 100);
+  ASSERT_EQ(::mkfifo((loose.path() + "/fifo.sst").c_str(), 0600), 0);
+  in = InspectPaths({loose.path()});
+  EXPECT_TRUE(HasWarning(in, "cannot be read"));
+
+  std::vector<std::string> names;
+  ASSERT_TRUE(ListSstFiles(other.path(), &names, &error));
+  for (const std::string& name : names) fs::resize_file(other.path() + "/" + name, 0);
+  in = InspectPaths({other.path()});
+  ASSERT_EQ(in.column_families.size(), 1u);
+  EXPECT_EQ(in.column_families[0].wasted_reads_per_miss, 1.0);
+  EXPECT_TRUE(std::isnan(in.column_families[0].optimal_wasted_reads));
+  for (const auto& entry : fs::directory_iterator(other.path())) {
+    if (entry.path().filename().string().rfind("MANIFEST-", 0) == 0) {
+      std::fstream manifest(entry.path(), std::ios::in | std::ios::out | std::ios::binary);
+      manifest.seekp(20);
+      manifest.write(std::string(40, '\xff').data(), 40);
+    }
+  }
+  in = InspectPaths({other.path()});
+  EXPECT_TRUE(HasWarning(in, "RocksDB cannot open this database")) << in.warnings.size();
 }
 
 TEST(ToolTest, ErrorsAndExitStatuses) {

@@ -140,8 +140,13 @@ void PrintInspectionText(const Inspection& in, std::ostream& out) {
     out << "  the same " << FormatNumber(t.BitsPerKey(), "%.3f")
         << " bits/key spread uniformly as Ribbon: " << FormatNumber(t.uniform_ribbon_wasted_reads, "%.4g")
         << "; split optimally by level with filters at log2(1/fp) bits (Monkey): "
-        << FormatNumber(t.optimal_wasted_reads, "%.4g") << " (these filters: "
-        << FormatNumber(t.wasted_reads_per_miss / t.optimal_wasted_reads, "%.2f") << "x the optimum)\n";
+        << FormatNumber(t.optimal_wasted_reads, "%.4g");
+    if (t.optimal_wasted_reads > 0) {  // 0: e.g. a budget so large every filter is exact
+      out << " (these filters: "
+          << FormatNumber(t.wasted_reads_per_miss / t.optimal_wasted_reads, "%.2f")
+          << "x the optimum)";
+    }
+    out << "\n";
   }
 
   out << "\n";

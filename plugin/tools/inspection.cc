@@ -3,9 +3,11 @@
 #include <rocksdb/convenience.h>
 #include <rocksdb/filter_policy.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <utility>
 
 #include "plugin/core/level_allocation.h"
@@ -78,6 +80,11 @@ void CheckFile(const OptionsFilterPolicy* configured, InspectedFile* f, WarningL
   if (!s.problems.empty()) {
     warn("damaged filter", "damaged filters: RocksDB reports Corruption when it reads them",
          s.problems[0]);
+    return;
+  }
+  if (!s.point_keys) {
+    // Range deletions only: no filter is written, no data block is read.
+    f->effective_fp_rate = 0;
     return;
   }
   const std::string configured_note =
@@ -192,7 +199,7 @@ void ComputeTotals(Inspection* in) {
     cf.column_family = f.where.column_family;
     cf.Add(f);
     in->total.Add(f);
-    if (f.where.level < 0) continue;
+    if (f.where.level < 0 || !f.sst.point_keys) continue;  // no lookup reads it
     shape_files[f.where.column_family].push_back(
         ShapeFile{f.where.level, static_cast<double>(f.sst.entries), f.where.has_range,
                   f.where.smallest, f.where.largest});
@@ -218,8 +225,14 @@ void ComputeTotals(Inspection* in) {
         const LsmShape shape = ShapeOfFiles(files->second, shares);
         cf.wasted_reads_per_miss = wasted;
         cf.checks_per_miss = checks;
-        cf.uniform_ribbon_wasted_reads = UniformRibbonWastedReads(shape, cf.BitsPerKey());
-        cf.optimal_wasted_reads = OptimalWastedReads(shape, cf.BitsPerKey());
+        // Without keys in the shape (no file readable) there is nothing to
+        // spread: no comparison.
+        double shape_keys = 0;
+        for (const LevelLoad& load : shape) shape_keys += load.keys;
+        if (shape_keys > 0) {
+          cf.uniform_ribbon_wasted_reads = UniformRibbonWastedReads(shape, cf.BitsPerKey());
+          cf.optimal_wasted_reads = OptimalWastedReads(shape, cf.BitsPerKey());
+        }
       }
     }
     in->column_families.push_back(cf);
@@ -258,17 +271,41 @@ bool Inspect(const InspectOptions& options, std::ostream& progress_out, bool pro
   for (const std::string& path : options.paths) {
     if (!AddSource(path, in, error)) return false;
   }
+  // The totals and the lookups' model are one database's.
+  const auto databases = std::count_if(in->sources.begin(), in->sources.end(),
+                                       [](const InspectedSource& s) { return s.is_database; });
+  if (databases > 0 && in->sources.size() > 1) {
+    *error = "inspect one database directory at a time (several SST files may be named together)";
+    return false;
+  }
+  std::set<std::string> seen;
+  for (const InspectedSource& s : in->sources) {
+    std::error_code ec;
+    const fs::path canonical = fs::weakly_canonical(s.path, ec);
+    if (!seen.insert(ec ? s.path : canonical.string()).second) {
+      *error = s.path + ": named twice";
+      return false;
+    }
+  }
   size_t total_files = 0;
   for (const InspectedSource& s : in->sources) total_files += s.listing.files.size();
   WarningList warnings;
   ProgressBar progress(progress_out, progress_tty, options.progress, total_files, "SST files read");
-  for (const InspectedSource& source : in->sources) {
+  for (InspectedSource& source : in->sources) {
+    std::vector<std::string> vanished;
     for (const DbFile& where : source.listing.files) {
       InspectedFile f;
       f.where = where;
       const bool named = !source.is_database && source.path == where.path;
       f.display_name = named ? where.path : FileName(where.path);
       f.sst = ReadSstFilter(where.path, options.verify_checksums);
+      if (source.listing.from_manifest && f.sst.missing) {
+        // Live when the MANIFEST was read, deleted since: the database is
+        // being written, and a flush or compaction replaced the file.
+        vanished.push_back(f.display_name);
+        progress.Advance();
+        continue;
+      }
       if (named && !f.sst.readable) {
         *error = where.path + ": not a readable RocksDB SST file: " + f.sst.error;
         return false;
@@ -277,6 +314,17 @@ bool Inspect(const InspectOptions& options, std::ostream& progress_out, bool pro
                 &warnings);
       in->files.push_back(std::move(f));
       progress.Advance();
+    }
+    for (const std::string& name : vanished) {
+      warnings.Add("live SST files deleted while inspecting (the database is being written): "
+                   "the figures leave them out; inspect it again, or while it is quiet",
+                   name);
+    }
+    if (source.is_database && !source.listing.from_manifest) {
+      warnings.Add(source.path + ": RocksDB cannot open this database (see the note above), so "
+                   "its live files, levels and column families are unknown: every *.sst file of "
+                   "the directory is counted",
+                   "");
     }
     for (const OptionsFilterPolicy& p : source.options.policies) {
       if (p.configured && !p.registered) {

@@ -9,6 +9,7 @@
 #include <rocksdb/table_properties.h>
 #include <rocksdb/version.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -37,9 +38,12 @@ class FileBytes {
     if (fd_ >= 0) ::close(fd_);
   }
   bool Open(const std::string& path, std::string* error) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO named *.sst must not block the open; regular
+    // files ignore it.
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     struct stat st;
     if (fd_ < 0 || ::fstat(fd_, &st) != 0) {
+      missing_ = errno == ENOENT;
       *error = std::strerror(errno);
       return false;
     }
@@ -51,6 +55,7 @@ class FileBytes {
     return true;
   }
   uint64_t size() const { return size_; }
+  bool missing() const { return missing_; }  // Open failed: no such file
   bool Read(uint64_t offset, uint64_t len, std::string* out, std::string* error) const {
     if (offset > size_ || len > size_ - offset) {
       *error = "read past the end of the file";
@@ -76,6 +81,7 @@ class FileBytes {
 
  private:
   int fd_ = -1;
+  bool missing_ = false;
   uint64_t size_ = 0;
 };
 
@@ -222,7 +228,11 @@ bool ReadTableHead(const FileBytes& file, Footer* footer, bool* index_delta, Sst
   }
   r->readable = true;
   r->policy_name = props->filter_policy_name;
-  r->entries = props->num_filter_entries ? props->num_filter_entries : props->num_entries;
+  // num_entries counts range deletions, which a filter does not hold.
+  const uint64_t point_entries =
+      props->num_entries - std::min(props->num_entries, props->num_range_deletions);
+  r->entries = props->num_filter_entries ? props->num_filter_entries : point_entries;
+  r->point_keys = props->num_filter_entries > 0 || point_entries > 0;
   r->filter_bytes = props->filter_size;
   *index_delta = props->index_value_is_delta_encoded != 0;
   return true;
@@ -265,6 +275,7 @@ SstFilterReport ReadSstFilter(const std::string& path, bool verify_checksums) {
   std::string error;
   if (!file.Open(path, &error)) {
     r.error = error;
+    r.missing = file.missing();
     return r;
   }
   r.file_bytes = file.size();

@@ -22,9 +22,13 @@ struct SstFilterReport {
   // an SST, truncated, damaged footer or properties); `error` says why.
   bool readable = false;
   std::string error;
+  bool missing = false;  // not readable: no such file (deleted since listed)
   // Table properties.
   std::string policy_name;    // rocksdb.filter.policy; empty: written without a policy
-  uint64_t entries = 0;       // keys added to the filter (num_entries if not recorded)
+  uint64_t entries = 0;       // keys added to the filter (point entries if not recorded)
+  // False for a file of range deletions only: RocksDB writes no filter for
+  // it, and a lookup reads no data block there.
+  bool point_keys = true;
   uint64_t filter_bytes = 0;  // rocksdb.filter.size
   // The filter meta block.
   FilterLayout layout = FilterLayout::kNone;
