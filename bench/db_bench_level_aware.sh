@@ -43,9 +43,15 @@ db_bench_sstfilter_build "$ROOT"
 command -v gnuplot >/dev/null || { echo "gnuplot missing: bash scripts/setup.sh" >&2; exit 1; }
 db_bench_require db_bench
 mkdir -p "$OUT"
+CSV="$OUT/db_bench_level_aware.csv"
 WORK="$(mktemp -d "${DB_DIR:-/tmp}/sstfilter-db-bench-la.XXXXXX")"
 RETRIES_FILE="$WORK/retries"
-trap 'rm -rf "$WORK"' EXIT
+FILL_PID=""
+# An interrupted run stops its db_bench (a background job ignores Ctrl-C)
+# and leaves no CSV of some policies only.
+trap '[ -z "$FILL_PID" ] || kill "$FILL_PID" 2>/dev/null || true; rm -rf "$WORK" "$CSV.partial"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 db_bench_need_disk "$WORK" $((NUM / 2000 * 1024))  # ~500 bytes per key on disk, twice over
 
 write_options() {  # $1: filter_policy value
@@ -96,7 +102,8 @@ run_policy() {  # $1: label, $2: filter_policy value
   LD_PRELOAD="$LIB" db_bench --db="$WORK/db" --options_file="$WORK/OPTIONS" --num="$NUM" \
     --key_size=20 --value_size=400 --seed=1 --benchmarks=fillrandom,flush,waitforcompaction \
     < /dev/null > "$OUT/db_bench_la_${label}_fill.txt" 2>&1 &
-  local pid=$! lo="" hi="" samples=0
+  FILL_PID=$!
+  local pid=$FILL_PID lo="" hi="" samples=0
   : > "$RETRIES_FILE"
   while kill -0 "$pid" 2>/dev/null; do
     sleep "$SAMPLE_SECONDS"
@@ -109,6 +116,7 @@ run_policy() {  # $1: label, $2: filter_policy value
     fi
   done
   wait "$pid" || { cat "$OUT/db_bench_la_${label}_fill.txt" >&2; exit 1; }
+  FILL_PID=""
   echo "[db_bench_level_aware] $label: readmissing $READS" >&2
   LD_PRELOAD="$LIB" db_bench --db="$WORK/db" --options_file="$WORK/OPTIONS" --num="$NUM" \
     --key_size=20 --value_size=400 --seed=1 --use_existing_db --benchmarks=readmissing \
@@ -156,18 +164,19 @@ run_policy() {  # $1: label, $2: filter_policy value
   l0_most="$(grep -o '"event": "flush_finished".*"lsm_state": \[[0-9]*' \
     "$OUT/db_bench_la_${label}_events.txt" | grep -o '[0-9]*$' | sort -n | tail -1 || true)"
   echo "$label,$SHAPE,$BITS_AFTER,${lo:-},${hi:-},$samples,$retries,$WASTED,$CHECKS,$model_checks,$optimum,$vs_optimum,${l0_most:-},$predicted,$predicted_vs" \
-    >> "$OUT/db_bench_level_aware.csv"
+    >> "$CSV.partial"
   printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s %7s %9s %7s %7s %7s\n' "$label" "$SHAPE" "$BITS_AFTER" \
     "${lo:--}" "${hi:--}" "$samples" "$retries" "$WASTED" "$CHECKS" "${model_checks:--}" \
     "${optimum:--}" "${vs_optimum:--}" "${l0_most:--}" "${predicted_vs:--}"
 }
 
 echo "policy,files_per_level,bits_per_key,load_min_bits_per_key,load_max_bits_per_key,load_samples,load_retries,wasted_reads_per_miss,filter_checks_per_miss,inspect_checks_per_miss,optimal_wasted_reads_per_miss,vs_optimum,l0_most_files,predicted_wasted_reads_per_miss,predicted_vs_optimum" \
-  > "$OUT/db_bench_level_aware.csv"
+  > "$CSV.partial"
 printf '%-22s %-28s %8s %8s %8s %7s %7s %10s %7s %7s %9s %7s %7s %7s\n' policy files_per_level bits load_min \
   load_max samples retries wasted checks model optimum vs_opt l0_most pred_vs
 run_policy "LevelAware:$BITS" "sstfilter.LevelAware:$BITS"
 run_policy "Ribbon:$BITS_AFTER" "sstfilter.Ribbon:$BITS_AFTER"
+mv "$CSV.partial" "$CSV"
 gnuplot -e "csv='$OUT/db_bench_level_aware.csv'; png='$OUT/db_bench_level_aware.png'" \
   "$ROOT/bench/plot_db_bench_level_aware.gp"
 echo "[db_bench_level_aware] wrote $OUT/db_bench_level_aware.csv and $OUT/db_bench_level_aware.png" >&2

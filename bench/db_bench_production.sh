@@ -46,6 +46,14 @@ POLICIES="${POLICIES:-rocksdb.Bloom rocksdb.Ribbon sstfilter.*}"
 SPECS="$("$LSM_BENCH" --list_policies --bits_per_key="$BITS" --policies="${POLICIES// /,}")" ||
   fail "unknown policy in POLICIES='$POLICIES'"
 
+if [ -n "${CSV:-}" ]; then  # checked before a load: where it goes, and not where the DB goes
+  [ -d "$(dirname -- "$CSV")" ] || fail "no directory for CSV=$CSV"
+  if [ -n "${DB_DIR:-}" ]; then
+    case "$(realpath -m -- "$CSV")/" in
+      "$(realpath -m -- "$DB_DIR")"/*) fail "CSV=$CSV is inside DB_DIR, whose contents are removed at exit" ;;
+    esac
+  fi
+fi
 if [ -n "${DB_DIR:-}" ]; then
   [ ! -e "$DB_DIR" ] || [ -z "$(ls -A "$DB_DIR")" ] ||
     fail "$DB_DIR exists and is not empty: give a new or empty directory; nothing was touched"

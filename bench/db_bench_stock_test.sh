@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ctest db_bench.stock: the stock db_bench (Debian rocksdb-tools) with
 # libsstfilter.so preloaded. It names the policies lsm_bench knows (what
-# scripts/build-in-rocksdb.sh asks a built-in db_bench), and
-# bench/db_bench_check.sh passes on a small load.
+# scripts/build-in-rocksdb.sh asks a built-in db_bench),
+# bench/db_bench_check.sh passes on a small load, and the db_bench drivers
+# write complete CSVs only and stop when interrupted.
 #
 #   bash bench/db_bench_stock_test.sh LIBSSTFILTER LSM_BENCH WORK_DIR
 set -euo pipefail
@@ -19,4 +20,29 @@ want="$("$LSM_BENCH" --list_policies --policies='sstfilter.*' --bits_per_key=10 
 none="$(db_bench_policy_ids db_bench "$WORK")"
 [ -z "$none" ] || { echo "FAIL: db_bench without the plugin names '$none'" >&2; exit 1; }
 SSTFILTER_LIB="$LIB" bash "$ROOT/bench/db_bench_check.sh" sstfilter.StandardBloom:10 300000
+
+# The db_bench drivers: a small LevelAware run writes its CSV (two rows);
+# one interrupted during its load stops its db_bench and leaves no CSV;
+# a CSV inside DB_DIR (emptied at exit) is refused before a load.
+export SSTFILTER_BUILD_DIR="$(dirname "$LIB")"
+DB_DIR="$WORK" bash "$ROOT/bench/db_bench_level_aware.sh" 10 200000 2000 "$WORK/la" > "$WORK/la.log" 2>&1 ||
+  { cat "$WORK/la.log" >&2; echo "FAIL: db_bench_level_aware.sh" >&2; exit 1; }
+[ "$(wc -l < "$WORK/la/db_bench_level_aware.csv")" -eq 3 ] ||
+  { echo "FAIL: want a header and two rows in db_bench_level_aware.csv" >&2; exit 1; }
+DB_DIR="$WORK" bash "$ROOT/bench/db_bench_level_aware.sh" 10 3000000 2000 "$WORK/la-int" > "$WORK/la-int.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q "loading\|fillrandom" "$WORK/la-int.log" 2>/dev/null && break; sleep 0.1; done
+sleep 1
+kill -TERM "$pid"
+if wait "$pid"; then echo "FAIL: an interrupted db_bench_level_aware.sh exited with 0" >&2; exit 1; fi
+sleep 1
+[ ! -e "$WORK/la-int/db_bench_level_aware.csv" ] && [ ! -e "$WORK/la-int/db_bench_level_aware.csv.partial" ] ||
+  { echo "FAIL: an interrupted run left a CSV" >&2; exit 1; }
+! pgrep -f "db_bench --db=$WORK/sstfilter-db-bench-la" > /dev/null ||
+  { echo "FAIL: an interrupted run left its db_bench running" >&2; exit 1; }
+mkdir -p "$WORK/pd"
+if DB_DIR="$WORK/pd" CSV="$WORK/pd/rows.csv" POLICIES=rocksdb.Bloom bash "$ROOT/bench/db_bench_production.sh" \
+     10 3000 100 100 > "$WORK/pd.log" 2>&1 || ! grep -q "inside DB_DIR" "$WORK/pd.log"; then
+  cat "$WORK/pd.log" >&2; echo "FAIL: a CSV inside DB_DIR was not refused" >&2; exit 1
+fi
 echo "db_bench stock: ok ($got)"

@@ -30,17 +30,26 @@
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/allocator.h"
@@ -105,14 +114,51 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kProgram = "production_bench";
 constexpr const char* kMarker = "PRODUCTION_BENCH";  // in every directory this program made
 
+std::mutex g_temp_root_mu;
 std::string g_temp_root;  // a temporary directory this run created
 
 void RemoveTempRoot() {
-  if (!g_temp_root.empty()) {
-    std::error_code ignored;
-    std::filesystem::remove_all(g_temp_root, ignored);
+  std::lock_guard<std::mutex> lock(g_temp_root_mu);
+  if (g_temp_root.empty()) return;
+  // On an interrupt RocksDB's threads still write: moved away first, the
+  // directory gets no new files by its old path, and the few created
+  // meanwhile go on the next try.
+  std::error_code ec;
+  std::string doomed = g_temp_root + ".removing";
+  std::filesystem::rename(g_temp_root, doomed, ec);
+  if (ec) doomed = g_temp_root;
+  for (int attempt = 0; attempt < 50 && std::filesystem::exists(doomed, ec); ++attempt) {
+    std::filesystem::remove_all(doomed, ec);
+    if (ec) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 }
+
+// Ctrl-C, SIGTERM, SIGHUP: a signal handler may not remove a directory
+// tree, and RocksDB's threads keep running. So the signals are blocked in
+// every thread (before RocksDB starts any; threads inherit the mask) and
+// one thread waits for them, removes the temporary directory this run
+// made, and exits. A --db_dir load interrupted stays marked "loading": the
+// next run starts it again.
+void HandleInterrupts() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&signals, sig);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::thread([signals] {
+    int sig = 0;
+    if (sigwait(&signals, &sig) != 0) return;
+    std::fprintf(stderr, "[%s] interrupted (signal %d): nothing written\n", kProgram, sig);
+    // RocksDB's errors about the files going away are not news.
+    const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null >= 0) ::dup2(null, STDERR_FILENO);
+    RemoveTempRoot();
+    std::_Exit(128 + sig);
+  }).detach();
+}
+
+// Held for the whole run: a second run on the same --db_dir would remove
+// or reuse a load this one is writing.
+int g_dir_lock = -1;
 
 std::string Key(uint64_t i) { return LsmKey(i, FLAGS_seed); }
 
@@ -234,7 +280,13 @@ bool PrepareDir(const std::string& dir) {
       Fatal(dir + " exists and was not made by production_bench (no " + kMarker +
             " file): give a new or empty directory; nothing was touched");
     }
-  } else {
+  }
+  g_dir_lock = ::open(marker.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (g_dir_lock < 0) Fatal("cannot open " + marker + ": " + std::strerror(errno));
+  if (::flock(g_dir_lock, LOCK_EX | LOCK_NB) != 0) {
+    Fatal("another production_bench run is using " + dir + "; nothing was touched");
+  }
+  if (fs::file_size(marker, ec) > 0) {
     std::ifstream in(marker);
     std::string state, signature;
     std::getline(in, state);
@@ -533,6 +585,17 @@ void CheckFlags() {
   }
   if (!FLAGS_csv.empty() && FLAGS_csv == FLAGS_plot) Fatal("--csv and --plot name the same file");
   if (!FLAGS_plot.empty() && FLAGS_csv.empty()) Fatal("--plot needs --csv (it plots the CSV)");
+  for (const std::string& out : {FLAGS_csv, FLAGS_plot}) {
+    std::error_code ec;
+    const std::filesystem::path parent = std::filesystem::path(out).parent_path();
+    if (!out.empty() && !parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+      Fatal("no directory " + parent.string() + " for " + out);
+    }
+  }
+  std::vector<std::pair<std::string, double>> budgets;
+  if (std::string bad; !ParseBitsPerKeyList(FLAGS_bits_per_key, &budgets, &bad)) {
+    Fatal("bad value '" + bad + "' in --bits_per_key (want positive numbers)");
+  }
   for (const std::string& policy : Policies()) {  // names only; empty ones are refused there
     PolicySpec spec;
     std::string error;
@@ -549,7 +612,10 @@ std::string LoadedDb() {
   if (root.empty()) {
     char tmpl[] = "/var/tmp/production_bench.XXXXXX";
     if (mkdtemp(tmpl) == nullptr) Fatal("cannot create a directory under /var/tmp");
-    root = g_temp_root = tmpl;
+    {
+      std::lock_guard<std::mutex> lock(g_temp_root_mu);
+      root = g_temp_root = tmpl;
+    }
     std::atexit(RemoveTempRoot);
   }
   const bool loaded_before = PrepareDir(root);
@@ -580,6 +646,7 @@ void WarnOffBudget(const std::vector<Row>& rows) {
 
 int Main() {
   CheckFlags();
+  HandleInterrupts();
   const auto wall_start = Clock::now();
   const std::string dir = LoadedDb();
   Shape loaded;

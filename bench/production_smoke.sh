@@ -3,7 +3,8 @@
 # Its CSV has every column for every layout × policy × workload, all rows
 # on the same files per level, with plausible figures; a second run reuses
 # the load; --compact_to_last_level leaves one level; bad input is refused
-# with a message and touches nothing.
+# with a message and touches nothing, before any load; a second run on a
+# directory in use is refused; an interrupted run removes what it made.
 #
 #   bash bench/production_smoke.sh PRODUCTION_BENCH SCRATCH_DIR
 set -euo pipefail
@@ -58,4 +59,29 @@ refused "holds a load with other flags" --db_dir="$DIR/db" --keys=30000
 refused "holds a load with other flags" --db_dir="$DIR/db" --compact_to_last_level
 refused "bad policy\|NotSupported\|not found\|unknown" --db_dir="$DIR/db" --policies=no.such.Policy
 refused "layouts" --db_dir="$DIR/db" --layouts=c
+# Checked before any load: a new directory stays empty.
+refused "in --bits_per_key" --db_dir="$DIR/early" --bits_per_key=abc
+refused "no directory" --db_dir="$DIR/early" --csv="$DIR/no/such/dir/out.csv"
+[ ! -e "$DIR/early" ] || fail "a refused run made its --db_dir"
+
+# A run on a directory another run is loading is refused, and the load
+# goes on to completion.
+"$BIN" "${TINY[@]}" --policies=sstfilter.Ribbon --layouts=a --hit_percents=0 --threads=1 \
+  --db_dir="$DIR/db-busy" > /dev/null 2> "$DIR/busy.log" &
+first=$!
+for _ in $(seq 100); do grep -q "loading" "$DIR/db-busy/PRODUCTION_BENCH" 2>/dev/null && break; sleep 0.05; done
+refused "another production_bench run is using" --db_dir="$DIR/db-busy"
+wait "$first" || { cat "$DIR/busy.log"; fail "the first run failed beside the refused one"; }
+
+# Interrupted (SIGTERM) while loading its own temporary directory: the
+# directory goes with it.
+before=$(find /var/tmp -maxdepth 1 -name 'production_bench.*' | sort)
+"$BIN" "${TINY[@]}" --keys=400000 > /dev/null 2> "$DIR/term.log" &
+pid=$!
+for _ in $(seq 200); do grep -q "loading\|load" "$DIR/term.log" 2>/dev/null && break; sleep 0.05; done
+sleep 0.5
+kill -TERM "$pid"
+if wait "$pid"; then fail "the interrupted run exited with 0"; fi
+after=$(find /var/tmp -maxdepth 1 -name 'production_bench.*' | sort)
+[ "$before" = "$after" ] || fail "an interrupted run left its temporary directory: $after"
 echo "production_bench smoke: ok ($rows rows)"
