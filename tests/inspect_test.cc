@@ -499,6 +499,31 @@ TEST(InspectTest, UnusualDirectories) {
   EXPECT_TRUE(HasWarning(in, "RocksDB cannot open this database")) << in.warnings.size();
 }
 
+// What `size` prints is what a builder writes: a Ribbon filter too small
+// to beat a StandardBloom filter of its length is written as one, and a
+// row that cannot meet --fp_rate at these few keys says so.
+TEST(ToolTest, SizeSaysWhatTheFiltersAre) {
+  const ToolRun few = RunTool("size --keys=10 --fp_rate=0.01");
+  EXPECT_EQ(few.status, 0) << few.output;
+  std::istringstream lines(few.output);
+  std::string line;
+  int ribbon_rows = 0;
+  while (std::getline(lines, line)) {
+    // The figures' row, not the settings' one.
+    if (line.rfind("sstfilter.Ribbon ", 0) != 0 || line.find("filter_policy") != line.npos) {
+      continue;
+    }
+    ++ribbon_rows;
+    EXPECT_NE(line.find("(Bloom)"), std::string::npos) << line;
+    EXPECT_NE(line.find("(above the target)"), std::string::npos) << line;
+  }
+  EXPECT_EQ(ribbon_rows, 1) << few.output;
+  const ToolRun many = RunTool("size --keys=1000000 --fp_rate=0.01");
+  EXPECT_EQ(many.status, 0) << many.output;
+  EXPECT_EQ(many.output.find("(Bloom)"), std::string::npos) << many.output;
+  EXPECT_EQ(many.output.find("above the target"), std::string::npos) << many.output;
+}
+
 TEST(ToolTest, ErrorsAndExitStatuses) {
   TempDir dir;
   const std::string not_sst = dir.path() + "/notes.txt";
@@ -518,6 +543,10 @@ TEST(ToolTest, ErrorsAndExitStatuses) {
                         Case{"size --keys=1000 --bits_per_key=10 --variants", 2,
                              "--variants needs --fp_rate"},
                         Case{"size --keys=1000 --fp_rate=0.01 --progress=never", 2, "unknown flag"},
+                        Case{"size --keys=100 --fp_rate=0.01 --verify --verify_keys=200000000", 2,
+                             "--verify_keys must be in"},
+                        Case{"size --keys=100 --fp_rate=0.01 --verify --verify_queries=2000000000",
+                             2, "--verify_queries must be at most"},
                         Case{"inspect", 2, "give a database"},
                         Case{"inspect " + dir.path() + "/missing", 2, "no such file"},
                         Case{"inspect " + not_sst, 2, "not a readable RocksDB SST file"},

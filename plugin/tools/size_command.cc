@@ -7,6 +7,7 @@
 #include "plugin/core/bloom_math.h"
 #include "plugin/core/filter_builder.h"
 #include "plugin/core/format.h"
+#include "plugin/core/kind_ops.h"
 #include "plugin/tools/builtin_predictor.h"
 #include "plugin/tools/json_writer.h"
 #include "plugin/tools/text_output.h"
@@ -71,7 +72,17 @@ SizeRow OurRow(const OurKind& k, const SizeOptions& o, uint64_t model_keys) {
   const double payload_bits_per_key =
       8.0 * static_cast<double>(bytes - TrailerBytes(WrittenVersion(config))) /
       static_cast<double>(model_keys);
-  if (k.kind == FilterKind::kStandardBloom) {
+  // A Ribbon filter that would not beat a StandardBloom filter of its
+  // length is written as one (FORMAT.md, Writing).
+  const KindOps* bloom = OpsFor(FilterKind::kStandardBloom);
+  const bool ribbon_as_bloom =
+      k.kind == FilterKind::kRibbon &&
+      !(row.predicted_fp_rate <
+        bloom->predicted_fp_rate(config, model_keys, bytes - TrailerBytes(WrittenVersion(config))));
+  row.above_target = FpMode(o) && row.predicted_fp_rate > *o.fp_rate * 1.001;
+  if (ribbon_as_bloom) {
+    row.probes = std::to_string(OptimalStandardBloomProbes(payload_bits_per_key)) + " (Bloom)";
+  } else if (k.kind == FilterKind::kStandardBloom) {
     row.probes = std::to_string(OptimalStandardBloomProbes(payload_bits_per_key));
   } else if (k.kind == FilterKind::kBlockedBloom) {
     const std::string per_line =
@@ -127,7 +138,13 @@ std::string ValidateSizeOptions(const SizeOptions& o) {
   if (o.variants && !FpMode(o)) {
     return "--variants needs --fp_rate: the designs are sized for a target FP rate";
   }
-  if (o.verify && o.verify_max_keys == 0) return "--verify_keys must be positive";
+  if (o.verify && (o.verify_max_keys == 0 || o.verify_max_keys > kMaxVerifyKeys)) {
+    return "--verify_keys must be in [1, " + GroupedCount(kMaxVerifyKeys) + "]";
+  }
+  if (o.verify && o.verify_queries > kMaxVerifyQueries) {
+    return "--verify_queries must be at most " + GroupedCount(kMaxVerifyQueries) +
+           " (0: automatic)";
+  }
   return "";
 }
 
@@ -171,7 +188,8 @@ void PrintSizeText(const SizeOptions& o, const std::vector<SizeRow>& rows, std::
     std::vector<std::string> cells = {r.filter,
                                       FormatNumber(r.bits_per_key, "%.2f"),
                                       r.probes,
-                                      FormatNumber(r.predicted_fp_rate, "%.4g"),
+                                      FormatNumber(r.predicted_fp_rate, "%.4g") +
+                                          (r.above_target ? " (above the target)" : ""),
                                       HumanBytes(r.bytes),
                                       FormatNumber(r.wasted_reads_per_miss, "%.4g")};
     if (r.verified) {
@@ -188,6 +206,14 @@ void PrintSizeText(const SizeOptions& o, const std::vector<SizeRow>& rows, std::
          "(1 MB = 10^6 bytes).\n"
       << "probes: probes per key; BlockedBloom per 64-byte line (\"6+6\": two lines); "
          "Ribbon: r = log2(1/FP), the fingerprint bits a query compares.\n"
+      << (std::any_of(rows.begin(), rows.end(),
+                      [](const SizeRow& r) { return r.probes.find("(Bloom)") != r.probes.npos; })
+              ? "\"(Bloom)\": here a Ribbon filter would not beat a StandardBloom filter of "
+                "its length (too few keys, or 32+ bits per key); its builder writes that.\n"
+              : "")
+      << (std::any_of(rows.begin(), rows.end(), [](const SizeRow& r) { return r.above_target; })
+              ? "\"(above the target)\": at so few keys this filter cannot reach --fp_rate.\n"
+              : "")
       << "wasted_reads/miss: " << o.levels
       << " filters consulted by a lookup of an absent key (--levels) x predicted FP rate.\n";
   if (FpMode(o)) {
@@ -222,6 +248,7 @@ void PrintSizeJson(const SizeOptions& o, const std::vector<SizeRow>& rows, std::
     j.Key("setting").String(r.setting);
     j.Key("reachable").Bool(r.reachable);
     if (r.reachable) {
+      j.Key("above_target").Bool(r.above_target);
       j.Key("bits_per_key").Number(r.bits_per_key);
       j.Key("probes").String(r.probes);
       j.Key("predicted_fp_rate").Number(r.predicted_fp_rate);

@@ -38,6 +38,7 @@ struct SizeRow {
   std::string setting;  // how to configure it for this budget
   double setting_value = 0;  // sstfilter: configured bits per key; rocksdb.*: the setting
   bool reachable = true;  // false: the target needs more than 100 bits/key
+  bool above_target = false;  // reachable, but its predicted FP rate is above --fp_rate
   double bits_per_key = 0;  // actual: bytes * 8 / keys
   std::string probes;   // Bloom: probes per key ("6+6": per line, 2 lines); Ribbon: "r=6.6" bits
   double predicted_fp_rate = 1;
@@ -60,6 +61,10 @@ struct SizeRow {
 constexpr uint64_t kMaxModelKeys = 100000000;
 // Beyond this --keys is refused (a million billion keys: 1.2 PB of filter).
 constexpr uint64_t kMaxSizeKeys = 1000000000000000;
+// --verify builds filters in memory and queries them: at most this many
+// keys (~1.7 GB of hashes and filter) and queries (minutes per filter).
+constexpr uint64_t kMaxVerifyKeys = 100000000;
+constexpr uint64_t kMaxVerifyQueries = 1000000000;
 
 std::vector<SizeRow> ComputeSizeRows(const SizeOptions& options);
 

@@ -35,9 +35,9 @@ DEFINE_int32(levels, 5,
 DEFINE_bool(verify, false,
             "Also build each filter at min(keys, --verify_keys) keys and measure its FP "
             "rate (size).");
-DEFINE_uint64(verify_keys, 1000000, "Largest filter --verify builds (size).");
+DEFINE_uint64(verify_keys, 1000000, "Largest filter --verify builds, at most 100M (size).");
 DEFINE_uint64(verify_queries, 0,
-              "Absent keys --verify queries per filter; 0: enough for ~2000 false "
+              "Absent keys --verify queries per filter, at most 1G; 0: enough for ~2000 false "
               "positives, between 1M and 100M (size).");
 DEFINE_bool(variants, false,
             "Also size counting Bloom, cuckoo, scalable Bloom, xor and binary fuse filters "
