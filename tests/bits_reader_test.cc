@@ -22,6 +22,7 @@
 #include "plugin/core/format.h"
 #include "plugin/core/hash.h"
 #include "plugin/rocksdb/bits_reader.h"
+#include "tests/policy_block.h"
 #include "tests/test_util.h"
 
 namespace sstfilter {
@@ -45,22 +46,9 @@ std::string MixedKey(int i, int family) {
   return key;
 }
 
-// The filter block a policy builds from MixedKey(0..keys-1, 1); empty (and
-// a test failure) if the policy id is not accepted.
+// The filter block a policy builds from MixedKey(0..keys-1, 1).
 std::string BuildFilter(const std::string& policy_id, int keys) {
-  std::shared_ptr<const rdb::FilterPolicy> policy;
-  const rdb::Status s = rdb::FilterPolicy::CreateFromString(rdb::ConfigOptions(), policy_id, &policy);
-  if (!s.ok() || policy == nullptr) {
-    ADD_FAILURE() << policy_id << ": " << s.ToString();
-    return std::string();
-  }
-  rdb::BlockBasedTableOptions table_options;
-  std::unique_ptr<rdb::FilterBitsBuilder> builder(
-      policy->GetBuilderWithContext(rdb::FilterBuildingContext(table_options)));
-  for (int i = 0; i < keys; ++i) builder->AddKey(MixedKey(i, 1));
-  std::unique_ptr<const char[]> buf;
-  const rdb::Slice filter = builder->Finish(&buf);
-  return filter.ToString();
+  return test::PolicyBlock(policy_id, keys, [](int i) { return MixedKey(i, 1); });
 }
 
 // With keys_added, the first `keys` queries were added and must all match.

@@ -16,6 +16,7 @@
 set -euo pipefail
 cd "${1:?usage: include_check.sh SOURCE_DIR}"
 ADAPTER_TESTS="tests/alloc_fit_policy_test.cc tests/bits_reader_test.cc tests/concurrency_test.cc
+  tests/family_reader_test.cc
   tests/construction_check_test.cc tests/fuzz/builder_fuzzer.cc tests/fuzz/reader_fuzzer.cc"
 status=0
 files="$(git ls-files -co --exclude-standard 2>/dev/null | grep -E '\.(h|cc)$' ||

@@ -102,6 +102,17 @@ struct ParsedBlock {
 // its own kind and parameters.
 bool ParseBlock(const char* data, size_t len_bytes, ParsedBlock* out);
 
+// True if the block passes version 3's (or 2's) check with `version_byte`
+// (kVersionByteV3 or kVersionByteV2) in place of its byte at len - 5.
+bool ChecksWithVersionByte(const char* data, size_t len_bytes, uint8_t version_byte);
+
+// True if the byte at len - 5 is one bit away from version 3's or 2's and
+// the block passes that version's check with it restored: an sstfilter
+// block damaged in its version byte, which a built-in reader would take for
+// a legacy Bloom filter (0x03, 0x02) and answer "no" for added keys. The
+// caller must answer "may match".
+bool IsFlippedSstFilterBlock(const char* data, size_t len_bytes);
+
 // True if the byte at len - 5 is version 2's or 3's: a block sstfilter
 // wrote (its check then decides whether it is trusted), not one of
 // RocksDB's built-in filters, which never have 0x82 or 0x83 there. What

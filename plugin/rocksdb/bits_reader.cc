@@ -204,9 +204,52 @@ ROCKSDB_NAMESPACE::FilterBitsReader* NewSstFilterBitsReader(
                      });
 }
 
+namespace {
+
+// RocksDB's built-in reader trusts its bytes: they passed the block's
+// checksum. A damaged, cut or extended sstfilter block can still reach it
+// (its byte at len - 5 no longer 0x82 or 0x83), and there a layout RocksDB
+// never writes reads past the block (FastLocalBloom shorter than one
+// 64-byte line) or answers "no" for added keys. So it gets only blocks laid
+// out as RocksDB writes them (7.8 to 11.x): its filters of no keys (none
+// or 5 bytes, read as "no key matches"); FastLocalBloom: whole 64-byte lines; Ribbon: whole 16-byte
+// column segments of at least 2 blocks of 128 slots, at most 64 columns
+// (a filter of 64+ bits per key); the legacy Bloom filter and
+// the always-true and reserved markers, which its reader checks itself.
+// A damaged block can still look like one of these; it is then far less
+// likely to.
+bool BuiltinLayout(const char* data, size_t len) {
+  if (len == 0) return true;
+  if (len < 5) return false;
+  const auto* tail = reinterpret_cast<const uint8_t*>(data + len - 5);
+  if (len == 5) {  // a filter of no keys: FastLocalBloom's metadata, or legacy with no lines
+    const bool zeros = tail[1] == 0 && tail[3] == 0 && tail[4] == 0;
+    return zeros && (tail[0] == 0xFF || (tail[0] >= 1 && tail[0] <= 127 && tail[2] == 0));
+  }
+  const size_t payload = len - 5;
+  switch (static_cast<int8_t>(tail[0])) {
+    case -1:
+      return payload >= 64 && payload % 64 == 0;
+    case -2: {
+      const uint64_t num_blocks = tail[2] | uint64_t{tail[3]} << 8 | uint64_t{tail[4]} << 16;
+      // At low bits per key some blocks have no column: fewer bytes than
+      // blocks x 16 is a layout RocksDB writes.
+      return payload % 16 == 0 && num_blocks >= 2 && payload <= num_blocks * 16 * 64;
+    }
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
 ROCKSDB_NAMESPACE::FilterBitsReader* NewFamilyBitsReader(
     const ROCKSDB_NAMESPACE::Slice& contents) {
   if (HasSstFilterVersionByte(contents.data(), contents.size())) return NewSstFilterBitsReader(contents);
+  if (IsFlippedSstFilterBlock(contents.data(), contents.size()) ||
+      !BuiltinLayout(contents.data(), contents.size())) {
+    return new TypedBitsReader<AlwaysTrueReader>(AlwaysTrueReader());
+  }
   // Any built-in policy reads every built-in format, whatever its settings.
   static const ROCKSDB_NAMESPACE::FilterPolicy* const kBuiltin =
       ROCKSDB_NAMESPACE::NewBloomFilterPolicy(10);
