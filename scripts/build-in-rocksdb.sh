@@ -147,7 +147,7 @@ elif [ -f "$PKG/.done" ] && { have_dsc || have_orig; }; then
 else
   log "step 2/6: fetching the rocksdb $VERSION source package from $SUITE (private apt state in ${APT#$ROOT/})"
   write_private_sources
-  apt-get "${PRIVATE_APT_OPTS[@]}" update -q >&2
+  private_apt_update
   showsrc="$(apt-cache "${PRIVATE_APT_OPTS[@]}" showsrc rocksdb)"
   # The highest Debian revision of exactly this upstream version.
   deb_version="$(sed -n 's/^Version: //p' <<<"$showsrc" |

@@ -56,8 +56,9 @@ else
     || die "cannot derive deb-src entries from /etc/apt"
   mkdir -p "$APT/src"
   log "fetching the rocksdb $SRC_VERSION source package (private apt state in $APT)"
-  apt-get "${PRIVATE_APT_OPTS[@]}" update -q >&2
-  ( cd "$APT/src" && apt-get "${PRIVATE_APT_OPTS[@]}" source -q "rocksdb=$SRC_VERSION" >&2 )
+  private_apt_update
+  ( cd "$APT/src" && apt-get "${PRIVATE_APT_OPTS[@]}" source -q "rocksdb=$SRC_VERSION" >&2 ) ||
+    die "cannot fetch the rocksdb $SRC_VERSION source package through deb-src entries derived from /etc/apt (see above)"
   tree="$(find "$APT/src" -mindepth 1 -maxdepth 1 -type d -name "rocksdb-$UPSTREAM*" | head -n1)"
   [ -n "$tree" ] && [ -f "$tree/$HEADER_REL" ] || die "source package unpacked without $HEADER_REL"
   rm -rf "$DEST"

@@ -19,7 +19,7 @@ ROCKSDB_LIB="$(pkg-config --variable=libdir rocksdb)"
 . "$SRC/scripts/lib/rocksdb_std.sh"
 STD="$(rocksdb_cxx_std "$(pkg-config --modversion rocksdb)")"
 WORK="$BUILD/consumer"
-PREFIX="$WORK/prefix"
+PREFIX="$WORK/install prefix"  # a space: the paths must be quoted everywhere
 rm -rf "$WORK"; mkdir -p "$WORK"
 step() { printf '== %s\n' "$*"; }
 
@@ -45,7 +45,9 @@ LD_LIBRARY_PATH="$ROCKSDB_LIB" "$WORK/cmake/app" "$WORK/db-cmake"
 LIBDIR="$(dirname "$(ls "$PREFIX"/lib*/libsstfilter.so | head -n1)")"
 step "pkg-config sstfilter"
 flags="$(PKG_CONFIG_PATH="$LIBDIR/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" pkg-config --cflags --libs sstfilter)"
-g++ -std=$STD "$SRC/tests/consumer/app.cc" -o "$WORK/app-pc" $flags
+# pkg-config escapes the spaces of a path ("\ "): the shell must read them.
+eval "flags=($flags)"
+g++ -std=$STD "$SRC/tests/consumer/app.cc" -o "$WORK/app-pc" "${flags[@]}"
 LD_LIBRARY_PATH="$LIBDIR:$ROCKSDB_LIB" "$WORK/app-pc" "$WORK/db-pc"
 
 step "g++ app.cc -lrocksdb -lsstfilter with --as-needed"

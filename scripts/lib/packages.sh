@@ -7,7 +7,8 @@
 missing_packages() {
   local p
   for p in "$@"; do
-    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' \
+    # "ii" or, held with apt-mark hold, "hi": installed either way.
+    dpkg-query -W -f='${db:Status-Abbrev}\n' "$p" 2>/dev/null | grep -q '^[ih]i' \
       || echo "$p"
   done
 }
