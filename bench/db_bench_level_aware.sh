@@ -63,15 +63,15 @@ listeners={sstfilter.LsmShape}" "level_compaction_dynamic_level_bytes=true" "fil
 
 # `sstfilter inspect --json` of the live files, on one line, or empty. A
 # snapshot taken while a job installs its files can list a file deleted
-# before inspect reads it (counted with no entries and no filter), or miss
-# the MANIFEST and list every *.sst: it is not the live files, and is
-# taken again; after five such tries, empty. RETRIES_FILE counts them.
+# before inspect reads it (left out, with a warning), or miss the MANIFEST
+# and list every *.sst: it is not the live files, and is taken again; after
+# five such tries, empty. RETRIES_FILE counts them.
 inspect_now() {
   local json try
   for try in 1 2 3 4 5; do
     json="$("$TOOL" inspect --json --progress=never --nochecksums "$WORK/db" 2>/dev/null |
       tr -d ' \n' || true)"
-    if grep -q '"readable":false\|"levels_from_manifest":false' <<<"$json"; then
+    if grep -q '"readable":false\|"levels_from_manifest":false\|deletedwhileinspecting' <<<"$json"; then
       echo x >> "$RETRIES_FILE"
       continue
     fi
