@@ -5,9 +5,11 @@
 // keeps the live files within the band around its budget.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdarg>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <rocksdb/db.h>
@@ -150,9 +152,17 @@ TEST_F(LevelAwareDbTest, FlushThatNeverCompletesIsForgotten) {
   WriteBatchTo(0, kNumLevels - 1, 18000);
   WriteBatchTo(1, 0, 1000);
   const rdb::Logger* info_log = db_->GetDBOptions().info_log.get();
+  // Flush() returns once its result is installed, a moment before RocksDB
+  // counts the flush as ended.
+  uint64_t running = 1;
+  for (int wait = 0; running > 0 && wait < 10000; ++wait) {
+    ASSERT_TRUE(db_->GetIntProperty("rocksdb.num-running-flushes", &running));
+    if (running > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_EQ(running, 0u);
   rdb::FlushJobInfo never;
   never.cf_name = "default";
-  never.job_id = 1 << 30;
+  never.job_id = 0;  // older than every job of this DB session (ids start at 1)
   listener->OnFlushBegin(db_.get(), never);
   auto shape = FindLiveShape(info_log, "default");
   ASSERT_NE(shape, nullptr);

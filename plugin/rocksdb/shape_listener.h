@@ -178,7 +178,10 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   Db& Refresh(ROCKSDB_NAMESPACE::DB* db);
   // Forgets the flushes that begin and never complete (a mempurge, a flush
   // that found no memtable or failed): of the flush jobs it knows, keeps
-  // only as many of the newest as the DB says are running.
+  // only as many of the newest as the DB says are running. One that ended
+  // so while an older flush still ran takes that one's place until the
+  // next callback: the older one's file then misses from the shape's
+  // flushes under way for a while, never from the live files.
   static void DropEndedFlushes(ROCKSDB_NAMESPACE::DB* db, Db* state);
   void Publish(const Db& db, const std::string& cf_name, const ColumnFamily& cf) const;
   // The column family `cf_name` of the only DB that has one (callbacks
