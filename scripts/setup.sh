@@ -22,8 +22,6 @@ HEADER_REL="table/block_based/filter_policy_internal.h"
 log() { printf '[setup] %s\n' "$*" >&2; }
 die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
 
-[ "$(id -u)" = 0 ] || die "run as root (it installs Debian packages)"
-
 PACKAGES=(
   build-essential cmake pkg-config dpkg-dev ca-certificates git
   librocksdb-dev rocksdb-tools
@@ -35,6 +33,7 @@ PACKAGES=(
 . "$ROOT/scripts/lib/packages.sh"
 mapfile -t missing < <(missing_packages "${PACKAGES[@]}")
 if [ "${#missing[@]}" -gt 0 ]; then
+  [ "$(id -u)" = 0 ] || die "run as root: it installs these missing Debian packages: ${missing[*]}"
   log "installing: ${missing[*]}"
   install_packages "${missing[@]}"
 else
