@@ -71,7 +71,7 @@ inspect_now() {
   for try in 1 2 3 4 5; do
     json="$("$TOOL" inspect --json --progress=never --nochecksums "$WORK/db" 2>/dev/null |
       tr -d ' \n' || true)"
-    if grep -q '"readable":false\|"levels_from_manifest":false\|deletedwhileinspecting' <<<"$json"; then
+    if grep -q '"readable":false\|"levels_from_manifest":false\|missingwhenread' <<<"$json"; then
       echo x >> "$RETRIES_FILE"
       continue
     fi

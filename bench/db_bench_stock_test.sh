@@ -29,11 +29,12 @@ DB_DIR="$WORK" bash "$ROOT/bench/db_bench_level_aware.sh" 10 200000 2000 "$WORK/
   { cat "$WORK/la.log" >&2; echo "FAIL: db_bench_level_aware.sh" >&2; exit 1; }
 [ "$(wc -l < "$WORK/la/db_bench_level_aware.csv")" -eq 3 ] ||
   { echo "FAIL: want a header and two rows in db_bench_level_aware.csv" >&2; exit 1; }
-DB_DIR="$WORK" bash "$ROOT/bench/db_bench_level_aware.sh" 10 3000000 2000 "$WORK/la-int" > "$WORK/la-int.log" 2>&1 &
+DB_DIR="$WORK" bash "$ROOT/bench/db_bench_level_aware.sh" 10 1000000 2000 "$WORK/la-int" > "$WORK/la-int.log" 2>&1 &
 pid=$!
-for _ in $(seq 100); do grep -q "loading\|fillrandom" "$WORK/la-int.log" 2>/dev/null && break; sleep 0.1; done
-sleep 1
-kill -TERM "$pid"
+for _ in $(seq 100); do grep -q "fillrandom" "$WORK/la-int.log" 2>/dev/null && break; sleep 0.1; done
+grep -q "fillrandom" "$WORK/la-int.log" ||
+  { cat "$WORK/la-int.log" >&2; echo "FAIL: db_bench_level_aware.sh did not start its load" >&2; exit 1; }
+kill -TERM "$pid" || { echo "FAIL: the run ended before it could be interrupted" >&2; exit 1; }
 if wait "$pid"; then echo "FAIL: an interrupted db_bench_level_aware.sh exited with 0" >&2; exit 1; fi
 sleep 1
 [ ! -e "$WORK/la-int/db_bench_level_aware.csv" ] && [ ! -e "$WORK/la-int/db_bench_level_aware.csv.partial" ] ||

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Prepares a Debian 12 machine (as root) to build and test sstfilter:
-#   1. installs the build tools and libraries from Debian's archive;
+# Prepares a Debian 12 machine to build and test sstfilter:
+#   1. installs the build tools and libraries from Debian's archive (as root:
+#      only when some are missing);
 #   2. fetches table/block_based/filter_policy_internal.h from the RocksDB
 #      source package of exactly the installed librocksdb-dev version.
 #

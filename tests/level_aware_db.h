@@ -107,6 +107,17 @@ class LevelAwareDbTest : public ::testing::Test {
     ASSERT_TRUE(db_->CompactFiles(rdb::CompactionOptions(), l0, output_level).ok());
   }
 
+  // Flush() returns once its result is installed, a moment before RocksDB
+  // counts the flush as ended (and before the listeners hear of it).
+  void WaitForFlushesToEnd() {
+    uint64_t running = 1;
+    for (int wait = 0; running > 0 && wait < 10000; ++wait) {
+      ASSERT_TRUE(db_->GetIntProperty("rocksdb.num-running-flushes", &running));
+      if (running > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_EQ(running, 0u);
+  }
+
   // RocksDB 7.8 has no DB::WaitForCompact: poll until no compaction runs
   // or is pending.
   void WaitForCompactions() {

@@ -98,6 +98,8 @@ TEST_F(LevelAwareDbTest, DbsSharingAnInfoLogKeepTheirBudgets) {
   WriteBatchTo(3, 0, 1000);
   EXPECT_NE(FindLiveShape(logger.get(), "default", &shared), nullptr);
   EXPECT_FALSE(shared);
+  ASSERT_TRUE(db_->Close().ok());  // A, before its directory goes
+  db_.reset();
 }
 
 // Universal compaction, reopened: the first flush of the new session has
@@ -152,14 +154,7 @@ TEST_F(LevelAwareDbTest, FlushThatNeverCompletesIsForgotten) {
   WriteBatchTo(0, kNumLevels - 1, 18000);
   WriteBatchTo(1, 0, 1000);
   const rdb::Logger* info_log = db_->GetDBOptions().info_log.get();
-  // Flush() returns once its result is installed, a moment before RocksDB
-  // counts the flush as ended.
-  uint64_t running = 1;
-  for (int wait = 0; running > 0 && wait < 10000; ++wait) {
-    ASSERT_TRUE(db_->GetIntProperty("rocksdb.num-running-flushes", &running));
-    if (running > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ASSERT_EQ(running, 0u);
+  WaitForFlushesToEnd();
   rdb::FlushJobInfo never;
   never.cf_name = "default";
   never.job_id = 0;  // older than every job of this DB session (ids start at 1)
@@ -168,6 +163,7 @@ TEST_F(LevelAwareDbTest, FlushThatNeverCompletesIsForgotten) {
   ASSERT_NE(shape, nullptr);
   EXPECT_EQ(shape->flushes.files, 0) << "no flush is running";
   WriteBatchTo(2, 0, 1000);
+  WaitForFlushesToEnd();
   // Three flushes, each in the shape while it ran.
   EXPECT_EQ(spy->flushes_seen, (std::vector<int>{1, 1, 1}));
   shape = FindLiveShape(info_log, "default");

@@ -248,9 +248,10 @@ void ShapeListener::Publish(const Db& db, const std::string& cf_name,
   published.by_db[db.name] = Publisher{db.alive, db.tracked, std::move(shape)};
 }
 
-void ShapeListener::DropEndedFlushes(DB* db, Db* state) {
+void ShapeListener::DropEndedFlushes(DB* db, Db* state, uint64_t ending) {
   uint64_t running = 0;
   if (!db->GetIntProperty(DB::Properties::kNumRunningFlushes, &running)) return;
+  running -= std::min(running, ending);
   std::set<int> flushes;  // job ids; an atomic flush has one for several column families
   for (const auto& [name, cf] : state->column_families) {
     for (const auto& [id, job] : cf.jobs) {
@@ -313,7 +314,7 @@ void ShapeListener::OnFlushCompleted(DB* db, const ROCKSDB_NAMESPACE::FlushJobIn
     cf.last_flush_entries = static_cast<double>(info.table_properties.num_entries);
   }
   Refresh(db);
-  DropEndedFlushes(db, &state);
+  DropEndedFlushes(db, &state, /*ending=*/1);
   for (const auto& [name, c] : state.column_families) Publish(state, name, c);
 }
 

@@ -182,7 +182,9 @@ class ShapeListener : public ROCKSDB_NAMESPACE::EventListener {
   // so while an older flush still ran takes that one's place until the
   // next callback: the older one's file then misses from the shape's
   // flushes under way for a while, never from the live files.
-  static void DropEndedFlushes(ROCKSDB_NAMESPACE::DB* db, Db* state);
+  // `ending`: flushes RocksDB still counts as running that have ended here
+  // (OnFlushCompleted runs before RocksDB counts its flush as ended).
+  static void DropEndedFlushes(ROCKSDB_NAMESPACE::DB* db, Db* state, uint64_t ending = 0);
   void Publish(const Db& db, const std::string& cf_name, const ColumnFamily& cf) const;
   // The column family `cf_name` of the only DB that has one (callbacks
   // without a DB name); null if none or several.

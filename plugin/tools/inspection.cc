@@ -300,8 +300,9 @@ bool Inspect(const InspectOptions& options, std::ostream& progress_out, bool pro
       f.display_name = named ? where.path : FileName(where.path);
       f.sst = ReadSstFilter(where.path, options.verify_checksums);
       if (source.listing.from_manifest && f.sst.missing) {
-        // Live when the MANIFEST was read, deleted since: the database is
-        // being written, and a flush or compaction replaced the file.
+        // Live when the MANIFEST was read and not there now: a flush or
+        // compaction replaced it since, or it is lost (the MANIFEST is read
+        // without checking that its files exist).
         vanished.push_back(f.display_name);
         progress.Advance();
         continue;
@@ -316,8 +317,9 @@ bool Inspect(const InspectOptions& options, std::ostream& progress_out, bool pro
       progress.Advance();
     }
     for (const std::string& name : vanished) {
-      warnings.Add("live SST files deleted while inspecting (the database is being written): "
-                   "the figures leave them out; inspect it again, or while it is quiet",
+      warnings.Add("live SST files missing when read: deleted while inspecting (the database "
+                   "is being written: inspect it again, or while it is quiet) or lost (lookups in "
+                   "their range then fail); the figures leave them out",
                    name);
     }
     if (source.is_database && !source.listing.from_manifest) {
