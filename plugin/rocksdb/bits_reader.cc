@@ -212,10 +212,11 @@ namespace {
 // never writes reads past the block (FastLocalBloom shorter than one
 // 64-byte line) or answers "no" for added keys. So it gets only blocks laid
 // out as RocksDB writes them (7.8 to 11.x): its filters of no keys (none
-// or 5 bytes, read as "no key matches"); FastLocalBloom: whole 64-byte lines; Ribbon: whole 16-byte
-// column segments of at least 2 blocks of 128 slots, at most 64 columns
-// (a filter of 64+ bits per key); the legacy Bloom filter and
-// the always-true and reserved markers, which its reader checks itself.
+// or 5 bytes, read as "no key matches"); FastLocalBloom: whole 64-byte
+// lines; Ribbon: whole 16-byte column segments of at least 2 blocks of 128
+// slots, at most 64 columns (a filter of 64+ bits per key); the legacy
+// Bloom filter and the always-true and reserved markers, which its reader
+// checks itself.
 // A damaged block can still look like one of these; it is then far less
 // likely to.
 bool BuiltinLayout(const char* data, size_t len) {

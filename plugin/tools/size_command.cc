@@ -75,12 +75,12 @@ SizeRow OurRow(const OurKind& k, const SizeOptions& o, uint64_t model_keys) {
   // A Ribbon filter that would not beat a StandardBloom filter of its
   // length is written as one (FORMAT.md, Writing).
   const KindOps* bloom = OpsFor(FilterKind::kStandardBloom);
-  const bool ribbon_as_bloom =
+  row.written_as_bloom =
       k.kind == FilterKind::kRibbon &&
       !(row.predicted_fp_rate <
         bloom->predicted_fp_rate(config, model_keys, bytes - TrailerBytes(WrittenVersion(config))));
   row.above_target = FpMode(o) && row.predicted_fp_rate > *o.fp_rate * 1.001;
-  if (ribbon_as_bloom) {
+  if (row.written_as_bloom) {
     row.probes = std::to_string(OptimalStandardBloomProbes(payload_bits_per_key)) + " (Bloom)";
   } else if (k.kind == FilterKind::kStandardBloom) {
     row.probes = std::to_string(OptimalStandardBloomProbes(payload_bits_per_key));
@@ -207,7 +207,7 @@ void PrintSizeText(const SizeOptions& o, const std::vector<SizeRow>& rows, std::
       << "probes: probes per key; BlockedBloom per 64-byte line (\"6+6\": two lines); "
          "Ribbon: r = log2(1/FP), the fingerprint bits a query compares.\n"
       << (std::any_of(rows.begin(), rows.end(),
-                      [](const SizeRow& r) { return r.probes.find("(Bloom)") != r.probes.npos; })
+                      [](const SizeRow& r) { return r.written_as_bloom; })
               ? "\"(Bloom)\": here a Ribbon filter would not beat a StandardBloom filter of "
                 "its length (too few keys, or 32+ bits per key); its builder writes that.\n"
               : "")

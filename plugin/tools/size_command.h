@@ -39,6 +39,7 @@ struct SizeRow {
   double setting_value = 0;  // sstfilter: configured bits per key; rocksdb.*: the setting
   bool reachable = true;  // false: the target needs more than 100 bits/key
   bool above_target = false;  // reachable, but its predicted FP rate is above --fp_rate
+  bool written_as_bloom = false;  // sstfilter.Ribbon whose builder writes StandardBloom here
   double bits_per_key = 0;  // actual: bytes * 8 / keys
   std::string probes;   // Bloom: probes per key ("6+6": per line, 2 lines); Ribbon: "r=6.6" bits
   double predicted_fp_rate = 1;
