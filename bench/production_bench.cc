@@ -55,6 +55,7 @@
 #include "bench/allocator.h"
 #include "bench/bench_util.h"
 #include "bench/db_util.h"
+#include "bench/emulated_device.h"
 #include "bench/flag_help.h"
 #include "bench/lsm_bound.h"
 #include "bench/lsm_calibrate.h"
@@ -89,6 +90,10 @@ DEFINE_bool(compact_to_last_level, false,
 DEFINE_double(cache_fraction, 0.125, "Block cache capacity as a share of the loaded SST bytes.");
 DEFINE_uint64(block_cache_bytes, 0, "Block cache capacity in bytes; overrides --cache_fraction.");
 DEFINE_bool(direct_reads, true, "use_direct_reads: every block not in the block cache is a device read.");
+DEFINE_string(device_us, "",
+              "MEDIAN,MEAN: hold every SST read until a latency drawn from a log-normal "
+              "distribution of this median and mean (µs) has passed, to emulate a slower device "
+              "than this machine's (e.g. 120,510); empty: the disk as it is.");
 DEFINE_string(hit_percents, "0,100,50", "Workloads: the share of lookups for present keys, in %.");
 DEFINE_string(threads, "1,2", "Reader thread counts, comma-separated.");
 DEFINE_uint64(ops, 100000, "Lookups per workload and thread count, at least.");
@@ -221,6 +226,11 @@ rdb::Options DbOptions(const PolicySpec* spec, char layout, uint64_t cache_bytes
   options.table_factory.reset(rdb::NewBlockBasedTableFactory(table));
   return options;
 }
+
+// The emulated device of --device_us, or null: set in Main, used by every
+// measured open (not by the load and the rewrites, which only prepare files).
+std::unique_ptr<rdb::Env> g_device_env;
+std::string g_device = "disk";
 
 std::unique_ptr<rdb::DB> Open(const rdb::Options& options, const std::string& dir) {
   std::unique_ptr<rdb::DB> db;
@@ -422,6 +432,7 @@ std::vector<Row> Measure(const std::string& dir, const PolicySpec& spec, char la
   rdb::Options options = DbOptions(&spec, layout, cache_bytes, std::make_shared<ShapeListener>());
   options.disable_auto_compactions = true;
   options.use_direct_reads = FLAGS_direct_reads;
+  if (g_device_env) options.env = g_device_env.get();
   std::unique_ptr<rdb::DB> db = Open(options, dir);
   const TableSummary tables = SummarizeTables(db.get(), {spec.expected_name}, spec.some_unfiltered);
   if (!tables.wrong_policy.empty()) {
@@ -583,6 +594,13 @@ void CheckFlags() {
   for (const auto& [text, t] : threads) {
     if (t != std::floor(t) || t > 64) Fatal("bad --threads item '" + text + "'");
   }
+  if (!FLAGS_device_us.empty()) {
+    double median_us = 0, mean_us = 0;
+    std::string error;
+    if (!ParseLatencyModel(FLAGS_device_us, &median_us, &mean_us, &error)) {
+      Fatal("--device_us: " + error);
+    }
+  }
   if (!FLAGS_csv.empty() && FLAGS_csv == FLAGS_plot) Fatal("--csv and --plot name the same file");
   if (!FLAGS_plot.empty() && FLAGS_csv.empty()) Fatal("--plot needs --csv (it plots the CSV)");
   for (const std::string& out : {FLAGS_csv, FLAGS_plot}) {
@@ -646,6 +664,18 @@ void WarnOffBudget(const std::vector<Row>& rows) {
 
 int Main() {
   CheckFlags();
+  if (!FLAGS_device_us.empty()) {
+    double median_us = 0, mean_us = 0;
+    std::string error;
+    ParseLatencyModel(FLAGS_device_us, &median_us, &mean_us, &error);  // checked above
+    const LatencyModel model(median_us, mean_us);
+    g_device_env = NewEmulatedDeviceEnv(model, FLAGS_seed);
+    std::ostringstream device;
+    device << "emulated(median_us=" << median_us << ",mean_us=" << mean_us << ")";
+    g_device = device.str();
+    std::fprintf(stderr, "[%s] emulated device: every SST read takes at least a draw of %s\n",
+                 kProgram, model.Describe().c_str());
+  }
   HandleInterrupts();
   const auto wall_start = Clock::now();
   const std::string dir = LoadedDb();
@@ -681,7 +711,7 @@ int Main() {
   }
   const std::string header = Header(LoadSignature(), cache_bytes, FLAGS_direct_reads,
                                     AllocatorName(), OptimizeFiltersForMemory(), FLAGS_ops,
-                                    FLAGS_min_seconds);
+                                    FLAGS_min_seconds, g_device);
   PrintRows(rows, header);
   if (!FLAGS_csv.empty()) {
     if (!WriteRowsCsv(FLAGS_csv, rows, header)) Fatal("cannot write " + FLAGS_csv);

@@ -36,10 +36,11 @@ struct Row {
 // Filter "may match" answers for files without the key, per absent key.
 double WastedPerMiss(const WorkloadResult& r);
 
-// "# ..." lines naming the run's settings, for the table and the CSV.
+// "# ..." lines naming the run's settings, for the table and the CSV;
+// `device` is "disk" or the emulated device's model.
 std::string Header(const std::string& load, uint64_t cache_bytes, bool direct_reads,
                    const char* allocator, bool optimize_filters_for_memory, uint64_t ops,
-                   double min_seconds);
+                   double min_seconds, const std::string& device);
 
 void PrintRows(const std::vector<Row>& rows, const std::string& header);
 

@@ -3,7 +3,8 @@
 # Its CSV has every column for every layout × policy × workload, all rows
 # on the same files per level, with plausible figures; a second run reuses
 # the load; --compact_to_last_level leaves one level; bad input is refused
-# with a message and touches nothing, before any load; a second run on a
+# with a message and touches nothing, before any load; --device_us slows
+# the reads it measures to the emulated device's; a second run on a
 # directory in use is refused; an interrupted run removes what it made.
 #
 #   bash bench/production_smoke.sh PRODUCTION_BENCH SCRATCH_DIR
@@ -38,6 +39,17 @@ awk -F, 'NR > 2 {
 "$BIN" "${TINY[@]}" --policies=sstfilter.Ribbon --layouts=a --db_dir="$DIR/db" > /dev/null 2> "$LOG" ||
   fail "the second run exited with $?"
 grep -q "reusing the load" "$LOG" || fail "the second run did not reuse the load"
+head -1 "$DIR/out.csv" | grep -q " device=disk$" || fail "the CSV does not name the disk"
+
+# An emulated device of a fixed 3 ms: a hit that reads a block from the
+# file takes at least that (~0.9 device reads per hit here).
+"$BIN" "${TINY[@]}" --policies=sstfilter.Ribbon --layouts=a --hit_percents=100 --threads=1 \
+  --ops=300 --device_us=3000,3000 --db_dir="$DIR/db" --csv="$DIR/device.csv" > /dev/null 2> "$LOG" ||
+  fail "the --device_us run exited with $?"
+head -1 "$DIR/device.csv" | grep -q " device=emulated(median_us=3000,mean_us=3000)$" ||
+  fail "the CSV does not name the emulated device"
+awk -F, 'NR > 2 && !($13 > 0.5 && $19 >= 3000) { print; bad = 1 } END { exit bad }' \
+  "$DIR/device.csv" || fail "hits read the device faster than the emulated 3 ms"
 
 # A full compaction after the load: every file in one level (none in L0).
 "$BIN" "${TINY[@]}" --policies=sstfilter.Ribbon --layouts=a --hit_percents=0 --threads=1 \
@@ -59,6 +71,7 @@ refused "holds a load with other flags" --db_dir="$DIR/db" --keys=30000
 refused "holds a load with other flags" --db_dir="$DIR/db" --compact_to_last_level
 refused "bad policy\|NotSupported\|not found\|unknown" --db_dir="$DIR/db" --policies=no.such.Policy
 refused "layouts" --db_dir="$DIR/db" --layouts=c
+refused "MEDIAN,MEAN" --db_dir="$DIR/db" --device_us=510,120
 # Checked before any load: a new directory stays empty.
 refused "in --bits_per_key" --db_dir="$DIR/early" --bits_per_key=abc
 refused "no directory" --db_dir="$DIR/early" --csv="$DIR/no/such/dir/out.csv"

@@ -1,0 +1,124 @@
+#include "bench/emulated_device.h"
+
+#include <sys/prctl.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <thread>
+
+#include <rocksdb/file_system.h>
+
+namespace sstfilter::bench {
+namespace rdb = ROCKSDB_NAMESPACE;
+
+LatencyModel::LatencyModel(double median_us, double mean_us)
+    : median_us_(median_us),
+      mean_us_(mean_us),
+      mu_(std::log(median_us)),
+      // mean = median * exp(sigma^2 / 2).
+      sigma_(std::sqrt(2 * std::log(mean_us / median_us))) {}
+
+double LatencyModel::Draw(std::mt19937_64& rng) const {
+  if (sigma_ == 0) return median_us_;
+  return std::exp(mu_ + sigma_ * std::normal_distribution<double>()(rng));
+}
+
+std::string LatencyModel::Describe() const {
+  char text[128];
+  std::snprintf(text, sizeof(text), "median %g µs, mean %g µs (log-normal, sigma %.2f)",
+                median_us_, mean_us_, sigma_);
+  return text;
+}
+
+bool ParseLatencyModel(const std::string& text, double* median_us, double* mean_us,
+                       std::string* error) {
+  const size_t comma = text.find(',');
+  char* end = nullptr;
+  const std::string median_text = text.substr(0, comma);
+  const std::string mean_text = comma == std::string::npos ? "" : text.substr(comma + 1);
+  *median_us = std::strtod(median_text.c_str(), &end);
+  const bool median_ok = !median_text.empty() && *end == '\0';
+  *mean_us = std::strtod(mean_text.c_str(), &end);
+  const bool mean_ok = !mean_text.empty() && *end == '\0';
+  constexpr double kMaxUs = 10e6;
+  if (!median_ok || !mean_ok || !(*median_us > 0) || !(*mean_us >= *median_us) ||
+      !(*mean_us <= kMaxUs)) {
+    *error = "want MEDIAN,MEAN in µs with 0 < MEDIAN <= MEAN <= 10000000, not '" + text + "'";
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+class SlowFile : public rdb::FSRandomAccessFileOwnerWrapper {
+ public:
+  SlowFile(std::unique_ptr<rdb::FSRandomAccessFile>&& file, const LatencyModel& model,
+           uint64_t seed)
+      : FSRandomAccessFileOwnerWrapper(std::move(file)), model_(model), seed_(seed) {}
+
+  rdb::IOStatus Read(uint64_t offset, size_t n, const rdb::IOOptions& options, rdb::Slice* result,
+                     char* scratch, rdb::IODebugContext* dbg) const override {
+    const auto start = std::chrono::steady_clock::now();
+    rdb::IOStatus s = target()->Read(offset, n, options, result, scratch, dbg);
+    WaitFrom(start);
+    return s;
+  }
+  // The requests of one MultiRead go to the device together: one latency.
+  rdb::IOStatus MultiRead(rdb::FSReadRequest* reqs, size_t num_reqs, const rdb::IOOptions& options,
+                          rdb::IODebugContext* dbg) override {
+    const auto start = std::chrono::steady_clock::now();
+    rdb::IOStatus s = target()->MultiRead(reqs, num_reqs, options, dbg);
+    WaitFrom(start);
+    return s;
+  }
+
+ private:
+  void WaitFrom(std::chrono::steady_clock::time_point start) const {
+    thread_local std::mt19937_64 rng = [this] {
+      // Linux rounds a sleep up by the thread's timer slack, 50 µs unless
+      // set: as much as the median read of a fast disk.
+      prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+      return std::mt19937_64(seed_ ^ std::hash<std::thread::id>()(std::this_thread::get_id()));
+    }();
+    const double us = model_.Draw(rng);
+    std::this_thread::sleep_until(start + std::chrono::nanoseconds(static_cast<int64_t>(us * 1e3)));
+  }
+
+  const LatencyModel model_;
+  const uint64_t seed_;
+};
+
+class SlowFileSystem : public rdb::FileSystemWrapper {
+ public:
+  SlowFileSystem(const LatencyModel& model, uint64_t seed)
+      : FileSystemWrapper(rdb::FileSystem::Default()), model_(model), seed_(seed) {}
+  const char* Name() const override { return "EmulatedDevice"; }
+
+  rdb::IOStatus NewRandomAccessFile(const std::string& name, const rdb::FileOptions& options,
+                                    std::unique_ptr<rdb::FSRandomAccessFile>* file,
+                                    rdb::IODebugContext* dbg) override {
+    rdb::IOStatus s = target()->NewRandomAccessFile(name, options, file, dbg);
+    const std::string suffix = ".sst";
+    if (s.ok() && name.size() >= suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      *file = std::make_unique<SlowFile>(std::move(*file), model_, seed_);
+    }
+    return s;
+  }
+
+ private:
+  const LatencyModel model_;
+  const uint64_t seed_;
+};
+
+}  // namespace
+
+std::unique_ptr<rdb::Env> NewEmulatedDeviceEnv(const LatencyModel& model, uint64_t seed) {
+  return rdb::NewCompositeEnv(std::make_shared<SlowFileSystem>(model, seed));
+}
+
+}  // namespace sstfilter::bench
