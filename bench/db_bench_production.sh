@@ -25,7 +25,9 @@
 #   (defaults 10, 10000000, 100000, 2000000; LAYOUT=a|b; THREADS="1 2";
 #   POLICIES="rocksdb.Bloom sstfilter.Ribbon"; DB_DIR: a new or empty
 #   directory on the disk to measure (default: one under /var/tmp, removed
-#   at exit); CSV=file to also write the rows as CSV)
+#   at exit); CSV=file to also write the rows as CSV; DEVICE_US=MEDIAN,MEAN
+#   to read through an emulated slower device, production_bench's
+#   --device_us, preloaded from libsstfilter_emulated_device.so)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BITS="${1:-10}"
@@ -41,6 +43,18 @@ db_bench_sstfilter_build "$ROOT"
 [ -f "$JEMALLOC" ] || fail "jemalloc missing: apt-get install libjemalloc2"
 case "$LAYOUT" in a|b) ;; *) fail "LAYOUT must be a or b, not '$LAYOUT'" ;; esac
 db_bench_require db_bench sst_dump ldb
+device=()  # the read runs' --fs_uri, and what the rows ran on
+DEVICE_NAME="this disk"
+if [ -n "${DEVICE_US:-}" ]; then
+  [[ "$DEVICE_US" =~ ^[0-9]+(\.[0-9]+)?,[0-9]+(\.[0-9]+)?$ ]] &&
+    awk -F, '{ exit !($1 > 0 && $1 <= $2 && $2 <= 10000000) }' <<< "$DEVICE_US" ||
+    fail "DEVICE_US wants MEDIAN,MEAN in µs with 0 < MEDIAN <= MEAN <= 10000000, not '$DEVICE_US'"
+  DEVICE_LIB="$BUILD/bench/libsstfilter_emulated_device.so"
+  [ -f "$DEVICE_LIB" ] || fail "no $DEVICE_LIB: build first (bash scripts/build.sh)"
+  LIB="$LIB:$DEVICE_LIB"
+  device=(--fs_uri="sstfilter.EmulatedDevice:$DEVICE_US")
+  DEVICE_NAME="an emulated device (median ${DEVICE_US%,*} µs, mean ${DEVICE_US#*,} µs, log-normal)"
+fi
 
 POLICIES="${POLICIES:-rocksdb.Bloom rocksdb.Ribbon sstfilter.*}"
 SPECS="$("$LSM_BENCH" --list_policies --bits_per_key="$BITS" --policies="${POLICIES// /,}")" ||
@@ -120,7 +134,8 @@ while read -r policy budget setting; do
     /^-+ level [0-9]+ -+$/ { l = $3; n[l] = 0; next } /\.sst$/ { n[l]++ }
     END { for (i = 0; i <= 6; i++) s = s (i ? "/" : "") (n[i] + 0); print s }')"
   for t in $THREADS; do
-    reads=(--use_existing_db --threads="$t" --statistics --histogram --cache_size=$((sst_bytes / 8)))
+    reads=(--use_existing_db --threads="$t" --statistics --histogram --cache_size=$((sst_bytes / 8))
+           "${device[@]}")
     run "miss$t" --benchmarks=readmissing --reads=$((MISSES / t)) "${reads[@]}"
     run "hit$t" --benchmarks=readrandom --reads=$((READS / t)) "${reads[@]}"
     m="$WORK/miss$t.txt"; h="$WORK/hit$t.txt"
@@ -141,7 +156,7 @@ while read -r policy budget setting; do
 done <<< "$SPECS"
 
 echo "# db_bench $(db_bench --version 2>/dev/null | head -1 || true): num=$NUM reads=$READS misses=$MISSES layout=$LAYOUT," \
-     "16-byte keys, 400-byte values, direct reads, block cache 1/8 of the SST bytes, jemalloc;" \
+     "16-byte keys, 400-byte values, direct reads from $DEVICE_NAME, block cache 1/8 of the SST bytes, jemalloc;" \
      "latencies in µs (db_bench's histogram), wasted reads per miss from readmissing's tickers"
 column -s, -t < "$WORK/rows.csv"
 if [ -n "${CSV:-}" ]; then cp "$WORK/rows.csv" "$CSV.partial" && mv "$CSV.partial" "$CSV"; fi

@@ -117,8 +117,13 @@ class SlowFileSystem : public rdb::FileSystemWrapper {
 
 }  // namespace
 
+std::unique_ptr<rdb::FileSystem> NewEmulatedDeviceFileSystem(const LatencyModel& model,
+                                                             uint64_t seed) {
+  return std::make_unique<SlowFileSystem>(model, seed);
+}
+
 std::unique_ptr<rdb::Env> NewEmulatedDeviceEnv(const LatencyModel& model, uint64_t seed) {
-  return rdb::NewCompositeEnv(std::make_shared<SlowFileSystem>(model, seed));
+  return rdb::NewCompositeEnv(NewEmulatedDeviceFileSystem(model, seed));
 }
 
 }  // namespace sstfilter::bench

@@ -20,6 +20,7 @@
 #include <string>
 
 #include <rocksdb/env.h>
+#include <rocksdb/file_system.h>
 
 namespace sstfilter::bench {
 
@@ -44,11 +45,18 @@ class LatencyModel {
 bool ParseLatencyModel(const std::string& text, double* median_us, double* mean_us,
                        std::string* error);
 
-// The default Env with every read of a `*.sst` file held until the model's
-// latency has passed since the read began (a read slower than its draw is
-// not delayed further). Other files (MANIFEST, WAL, OPTIONS) read at the
-// disk's speed.
+// The default file system with every read of a `*.sst` file held until the
+// model's latency has passed since the read began (a read slower than its
+// draw is not delayed further). Other files (MANIFEST, WAL, OPTIONS) read
+// at the disk's speed.
+std::unique_ptr<ROCKSDB_NAMESPACE::FileSystem> NewEmulatedDeviceFileSystem(
+    const LatencyModel& model, uint64_t seed);
+// The default Env over that file system.
 std::unique_ptr<ROCKSDB_NAMESPACE::Env> NewEmulatedDeviceEnv(const LatencyModel& model,
                                                              uint64_t seed);
+
+// The id under which libsstfilter_emulated_device.so registers the file
+// system for the stock db_bench: `--fs_uri=sstfilter.EmulatedDevice:120,510`.
+inline constexpr char kEmulatedDeviceId[] = "sstfilter.EmulatedDevice";
 
 }  // namespace sstfilter::bench
