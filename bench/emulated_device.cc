@@ -2,12 +2,15 @@
 
 #include <sys/prctl.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <thread>
+#include <type_traits>
 
 #include <rocksdb/file_system.h>
 
@@ -16,14 +19,21 @@ namespace rdb = ROCKSDB_NAMESPACE;
 
 LatencyModel::LatencyModel(double median_us, double mean_us)
     : median_us_(median_us),
-      mean_us_(mean_us),
-      mu_(std::log(median_us)),
+      // A model ParseLatencyModel would refuse is a fixed latency.
+      mean_us_(ModelIsValid(median_us, mean_us) ? mean_us : median_us),
+      mu_(std::log(median_us_)),
       // mean = median * exp(sigma^2 / 2).
-      sigma_(std::sqrt(2 * std::log(mean_us / median_us))) {}
+      sigma_(std::sqrt(2 * std::log(mean_us_ / median_us_))) {}
+
+bool LatencyModel::ModelIsValid(double median_us, double mean_us) {
+  return median_us >= kMinMedianUs && mean_us >= median_us &&
+         mean_us <= kMaxMeanToMedian * median_us && mean_us <= kMaxMeanUs;
+}
 
 double LatencyModel::Draw(std::mt19937_64& rng) const {
   if (sigma_ == 0) return median_us_;
-  return std::exp(mu_ + sigma_ * std::normal_distribution<double>()(rng));
+  const double us = std::exp(mu_ + sigma_ * std::normal_distribution<double>()(rng));
+  return std::min(us, kMaxDrawUs);
 }
 
 std::string LatencyModel::Describe() const {
@@ -43,10 +53,9 @@ bool ParseLatencyModel(const std::string& text, double* median_us, double* mean_
   const bool median_ok = !median_text.empty() && *end == '\0';
   *mean_us = std::strtod(mean_text.c_str(), &end);
   const bool mean_ok = !mean_text.empty() && *end == '\0';
-  constexpr double kMaxUs = 10e6;
-  if (!median_ok || !mean_ok || !(*median_us > 0) || !(*mean_us >= *median_us) ||
-      !(*mean_us <= kMaxUs)) {
-    *error = "want MEDIAN,MEAN in µs with 0 < MEDIAN <= MEAN <= 10000000, not '" + text + "'";
+  if (!median_ok || !mean_ok || !LatencyModel::ModelIsValid(*median_us, *mean_us)) {
+    *error = "want MEDIAN,MEAN in µs with 1 <= MEDIAN <= MEAN <= 100 MEDIAN and MEAN <= 10000000, "
+             "not '" + text + "'";
     return false;
   }
   return true;
@@ -54,11 +63,40 @@ bool ParseLatencyModel(const std::string& text, double* median_us, double* mean_
 
 namespace {
 
-class SlowFile : public rdb::FSRandomAccessFileOwnerWrapper {
+// ReadAsync's callback type: its request argument lost its const in
+// RocksDB 8.x; taken from the base class so that one override fits both.
+template <class F>
+struct ThirdParameter;
+template <class R, class C, class A1, class A2, class A3, class... Rest>
+struct ThirdParameter<R (C::*)(A1, A2, A3, Rest...)> {
+  using type = A3;
+};
+using ReadAsyncCallback = ThirdParameter<decltype(&rdb::FSRandomAccessFile::ReadAsync)>::type;
+
+// RocksDB 11.x's SubmitReadAsync, where it exists, would pass a read to the
+// disk past Read: routed back through Read (its base class's synchronous
+// fallback).
+template <class Base, class = void>
+struct SubmitReadAsyncThroughRead : Base {
+  using Base::Base;
+};
+template <class Base>
+struct SubmitReadAsyncThroughRead<Base, std::void_t<decltype(&Base::SubmitReadAsync)>> : Base {
+  using Base::Base;
+  bool SubmitReadAsync(rdb::FSReadRequest& req, const rdb::IOOptions& opts,
+                       std::function<void(rdb::FSReadRequest&)> cb,
+                       rdb::IODebugContext* dbg) override {
+    req.status = this->Read(req.offset, req.len, opts, &req.result, req.scratch, dbg);
+    cb(req);
+    return false;
+  }
+};
+
+class SlowFile : public SubmitReadAsyncThroughRead<rdb::FSRandomAccessFileOwnerWrapper> {
  public:
   SlowFile(std::unique_ptr<rdb::FSRandomAccessFile>&& file, const LatencyModel& model,
            uint64_t seed)
-      : FSRandomAccessFileOwnerWrapper(std::move(file)), model_(model), seed_(seed) {}
+      : SubmitReadAsyncThroughRead(std::move(file)), model_(model), seed_(seed) {}
 
   rdb::IOStatus Read(uint64_t offset, size_t n, const rdb::IOOptions& options, rdb::Slice* result,
                      char* scratch, rdb::IODebugContext* dbg) const override {
@@ -75,14 +113,24 @@ class SlowFile : public rdb::FSRandomAccessFileOwnerWrapper {
     WaitFrom(start);
     return s;
   }
+  // Async reads (async_io) complete at once, through Read: the base class's
+  // synchronous fallback, not the wrapped file's.
+  rdb::IOStatus ReadAsync(rdb::FSReadRequest& req, const rdb::IOOptions& opts,
+                          ReadAsyncCallback cb, void* cb_arg, void** io_handle,
+                          rdb::IOHandleDeleter* del_fn, rdb::IODebugContext* dbg) override {
+    return rdb::FSRandomAccessFile::ReadAsync(req, opts, std::move(cb), cb_arg, io_handle, del_fn, dbg);
+  }
 
  private:
   void WaitFrom(std::chrono::steady_clock::time_point start) const {
+    // One generator per thread, numbered in the order threads first read:
+    // the draws are the device's noise, not reproducible between runs.
+    static std::atomic<uint64_t> next_thread{0};
     thread_local std::mt19937_64 rng = [this] {
       // Linux rounds a sleep up by the thread's timer slack, 50 µs unless
       // set: as much as the median read of a fast disk.
       prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-      return std::mt19937_64(seed_ ^ std::hash<std::thread::id>()(std::this_thread::get_id()));
+      return std::mt19937_64(seed_ + 0x9E3779B97F4A7C15ULL * next_thread.fetch_add(1));
     }();
     const double us = model_.Draw(rng);
     std::this_thread::sleep_until(start + std::chrono::nanoseconds(static_cast<int64_t>(us * 1e3)));

@@ -229,7 +229,8 @@ rdb::Options DbOptions(const PolicySpec* spec, char layout, uint64_t cache_bytes
 
 // The emulated device of --device_us, or null: set in Main, used by every
 // measured open (not by the load and the rewrites, which only prepare files).
-std::unique_ptr<rdb::Env> g_device_env;
+// Never freed: Fatal exits with a DB still open on it.
+rdb::Env* g_device_env = nullptr;
 std::string g_device = "disk";
 
 std::unique_ptr<rdb::DB> Open(const rdb::Options& options, const std::string& dir) {
@@ -432,7 +433,7 @@ std::vector<Row> Measure(const std::string& dir, const PolicySpec& spec, char la
   rdb::Options options = DbOptions(&spec, layout, cache_bytes, std::make_shared<ShapeListener>());
   options.disable_auto_compactions = true;
   options.use_direct_reads = FLAGS_direct_reads;
-  if (g_device_env) options.env = g_device_env.get();
+  if (g_device_env) options.env = g_device_env;
   std::unique_ptr<rdb::DB> db = Open(options, dir);
   const TableSummary tables = SummarizeTables(db.get(), {spec.expected_name}, spec.some_unfiltered);
   if (!tables.wrong_policy.empty()) {
@@ -669,7 +670,7 @@ int Main() {
     std::string error;
     ParseLatencyModel(FLAGS_device_us, &median_us, &mean_us, &error);  // checked above
     const LatencyModel model(median_us, mean_us);
-    g_device_env = NewEmulatedDeviceEnv(model, FLAGS_seed);
+    g_device_env = NewEmulatedDeviceEnv(model, FLAGS_seed).release();
     std::ostringstream device;
     device << "emulated(median_us=" << median_us << ",mean_us=" << mean_us << ")";
     g_device = device.str();
