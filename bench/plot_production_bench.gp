@@ -9,7 +9,10 @@
 set datafile separator ','
 set terminal pngcairo size 1000,650 font ',11'
 set output png
-set title 'production\_bench: Get ops/s, 50% present keys, direct reads (higher is better)'
+# The device the reads went to, from the CSV's first line (device=...).
+device = system("head -1 '".csv."' | sed -n 's/.* device=\\([^ ]*\\).*/\\1/p'")
+device = strlen(device) && device ne 'disk' ? "\ndevice: ".device : ''
+set title 'production_bench: Get ops/s, 50% present keys, direct reads (higher is better)'.device noenhanced
 set xlabel 'filter memory held, allocated bits per key'
 set ylabel 'ops/s'
 set grid
