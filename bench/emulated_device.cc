@@ -118,7 +118,8 @@ class SlowFile : public SubmitReadAsyncThroughRead<rdb::FSRandomAccessFileOwnerW
   rdb::IOStatus ReadAsync(rdb::FSReadRequest& req, const rdb::IOOptions& opts,
                           ReadAsyncCallback cb, void* cb_arg, void** io_handle,
                           rdb::IOHandleDeleter* del_fn, rdb::IODebugContext* dbg) override {
-    return rdb::FSRandomAccessFile::ReadAsync(req, opts, std::move(cb), cb_arg, io_handle, del_fn, dbg);
+    return rdb::FSRandomAccessFile::ReadAsync(req, opts, std::move(cb), cb_arg, io_handle, del_fn,
+                                              dbg);
   }
 
  private:
