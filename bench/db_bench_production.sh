@@ -47,8 +47,8 @@ device=()  # the read runs' --fs_uri, and what the rows ran on
 DEVICE_NAME="this disk"
 if [ -n "${DEVICE_US:-}" ]; then
   [[ "$DEVICE_US" =~ ^[0-9]+(\.[0-9]+)?,[0-9]+(\.[0-9]+)?$ ]] &&
-    awk -F, '{ exit !($1 > 0 && $1 <= $2 && $2 <= 10000000) }' <<< "$DEVICE_US" ||
-    fail "DEVICE_US wants MEDIAN,MEAN in µs with 0 < MEDIAN <= MEAN <= 10000000, not '$DEVICE_US'"
+    awk -F, '{ exit !($1 >= 1 && $1 <= $2 && $2 <= 100 * $1 && $2 <= 10000000) }' <<< "$DEVICE_US" ||
+    fail "DEVICE_US wants MEDIAN,MEAN in µs with 1 <= MEDIAN <= MEAN <= 100 MEDIAN and MEAN <= 10000000 (LatencyModel::ModelIsValid), not '$DEVICE_US'"
   DEVICE_LIB="$BUILD/bench/libsstfilter_emulated_device.so"
   [ -f "$DEVICE_LIB" ] || fail "no $DEVICE_LIB: build first (bash scripts/build.sh)"
   LIB="$LIB:$DEVICE_LIB"

@@ -227,7 +227,7 @@ rdb::Options DbOptions(const PolicySpec* spec, char layout, uint64_t cache_bytes
   return options;
 }
 
-// The emulated device of --device_us, or null: set in Main, used by every
+// The emulated device of --device_us, or null: set in CheckFlags, used by every
 // measured open (not by the load and the rewrites, which only prepare files).
 // Never freed: Fatal exits with a DB still open on it.
 rdb::Env* g_device_env = nullptr;
@@ -601,6 +601,13 @@ void CheckFlags() {
     if (!ParseLatencyModel(FLAGS_device_us, &median_us, &mean_us, &error)) {
       Fatal("--device_us: " + error);
     }
+    const LatencyModel model(median_us, mean_us);
+    g_device_env = NewEmulatedDeviceEnv(model, FLAGS_seed).release();
+    std::ostringstream device;
+    device << "emulated(median_us=" << median_us << ",mean_us=" << mean_us << ")";
+    g_device = device.str();
+    std::fprintf(stderr, "[%s] emulated device: every SST read takes at least a draw of %s\n",
+                 kProgram, model.Describe().c_str());
   }
   if (!FLAGS_csv.empty() && FLAGS_csv == FLAGS_plot) Fatal("--csv and --plot name the same file");
   if (!FLAGS_plot.empty() && FLAGS_csv.empty()) Fatal("--plot needs --csv (it plots the CSV)");
@@ -665,18 +672,6 @@ void WarnOffBudget(const std::vector<Row>& rows) {
 
 int Main() {
   CheckFlags();
-  if (!FLAGS_device_us.empty()) {
-    double median_us = 0, mean_us = 0;
-    std::string error;
-    ParseLatencyModel(FLAGS_device_us, &median_us, &mean_us, &error);  // checked above
-    const LatencyModel model(median_us, mean_us);
-    g_device_env = NewEmulatedDeviceEnv(model, FLAGS_seed).release();
-    std::ostringstream device;
-    device << "emulated(median_us=" << median_us << ",mean_us=" << mean_us << ")";
-    g_device = device.str();
-    std::fprintf(stderr, "[%s] emulated device: every SST read takes at least a draw of %s\n",
-                 kProgram, model.Describe().c_str());
-  }
   HandleInterrupts();
   const auto wall_start = Clock::now();
   const std::string dir = LoadedDb();
