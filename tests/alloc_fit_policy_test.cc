@@ -156,5 +156,41 @@ TEST(AllocFitPolicyTest, CalculateSpaceIsCloseOnAverageWithTheOption) {
   }
 }
 
+// Every lookup checks an L0 file's filter: a uniform policy's builder for
+// level 0 takes the class below its exact length less often than the same
+// filter built for a deeper level, on the same stream of filters (one in
+// ten for level 0, the rest for level 6). Under jemalloc only (see above).
+TEST(AllocFitPolicyTest, FiltersOfL0RoundDownLessOften) {
+  if (!UnderJemalloc()) GTEST_SKIP() << "glibc leaves no classes to choose between";
+  for (const std::string id :
+       {"sstfilter.StandardBloom:10", "sstfilter.BlockedBloom:10", "sstfilter.Ribbon:10"}) {
+    const auto downs_of_every_tenth = [&id](int level_of_every_tenth) {
+      const auto policy = Policy(id);
+      rdb::BlockBasedTableOptions table_options;
+      table_options.optimize_filters_for_memory = true;
+      int downs = 0;
+      for (int f = 0; f < 150; ++f) {
+        const size_t n = static_cast<size_t>(1000.0 * std::pow(50.0, (f * 37 % 150 + 0.5) / 150));
+        rdb::FilterBuildingContext context(table_options);
+        context.level_at_creation = f % 10 == 0 ? level_of_every_tenth : 6;
+        std::unique_ptr<rdb::FilterBitsBuilder> builder(policy->GetBuilderWithContext(context));
+        auto* ours = dynamic_cast<SstFilterBitsBuilder*>(builder.get());
+        EXPECT_NE(ours, nullptr);
+        if (ours == nullptr) return 0;
+        const size_t exact = ours->CalculateSpace(n);
+        for (size_t i = 0; i < n; ++i) builder->AddKey(test::Key(i, n));
+        std::unique_ptr<const char[]> buf;
+        // BlockedBloom: a class below the exact length by less than a line
+        // is the class above it.
+        if (f % 10 == 0 && builder->Finish(&buf).size() + 64 <= exact) ++downs;
+      }
+      return downs;
+    };
+    const int deeper = downs_of_every_tenth(6), l0 = downs_of_every_tenth(0);
+    ASSERT_GT(deeper, 0) << id << ": the stream must round some of these filters down";
+    EXPECT_LT(l0, deeper) << id;
+  }
+}
+
 }  // namespace
 }  // namespace sstfilter

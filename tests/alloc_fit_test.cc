@@ -150,6 +150,66 @@ TEST(AllocFitPricing, CreditGoesToTheFiltersWhereRoundingDownCostsLeast) {
             (plain.fp_sum - plain.fp_all_up) / plain.bytes_saved);
 }
 
+// Filters of mixed sizes (targets log-uniform over 4-400 KB, FP rate
+// e^-6 at the target length) arrive in random order; one in ten is checked
+// by every lookup (an L0 file's, reserve kEveryLookupReserve). With the
+// reserve, those filters take the class above where plain rounding takes
+// the one below for a share of them, and the others pay for it: the FP
+// rate summed over all filters stays within the budget's, the one summed
+// over the L0 filters falls. A stream of L0 filters alone (a FIFO
+// database) rounds as plain rounding does once the balance has settled:
+// its FP rate sum stays within the reserve's credit of the budget's.
+TEST(AllocFitReserve, FiltersEveryLookupChecksRoundUpAndTheOthersPay) {
+  struct Outcome {
+    int l0 = 0, l0_down = 0, down = 0;
+    double fp_sum = 0, fp_budget = 0, fp_l0 = 0, max_cost = 0;
+  };
+  const auto run = [](double reserve, int l0_every) {
+    std::atomic<int64_t> balance{0};
+    AllocatorFit fit{JemallocClass, 0, &balance};
+    const auto valid = [](size_t max_len) { return max_len; };
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(std::log(4000.0), std::log(400000.0));
+    Outcome out;
+    for (int i = 0; i < 4000; ++i) {
+      const size_t target = static_cast<size_t>(std::exp(u(rng)));
+      const auto fp = [target](size_t len) {
+        return std::exp(-6.0 * static_cast<double>(len) / static_cast<double>(target));
+      };
+      const bool l0 = i % l0_every == 0;
+      fit.reserve = l0 ? reserve : 0.0;
+      const size_t len = FitLength(fit, target, valid, fp);
+      const bool down = len < target;
+      out.down += down;
+      out.l0 += l0;
+      out.l0_down += l0 && down;
+      out.fp_sum += fp(len);
+      out.fp_budget += fp(target);
+      if (l0) out.fp_l0 += fp(len);
+      // A filter's own cost of rounding down, and its price (at most
+      // price_weight ln 8 budget FP rates), bound the credit it waits for.
+      const size_t down_len = target * 3 / 4;
+      out.max_cost = std::max(out.max_cost, fp(down_len) - fp(target) + 2 * std::log(8.0) *
+                                                                             fp(target));
+    }
+    return out;
+  };
+  const Outcome plain = run(0, 10), reserved = run(kEveryLookupReserve, 10);
+  for (const Outcome& o : {plain, reserved}) {
+    EXPECT_LE(o.fp_sum, o.fp_budget + 4000 * std::ldexp(1.0, -32));
+  }
+  ASSERT_GT(plain.l0_down, plain.l0 / 10) << "the stream must make plain rounding round L0 down";
+  EXPECT_LT(reserved.l0_down, plain.l0_down);
+  EXPECT_LT(reserved.fp_l0, plain.fp_l0);
+  EXPECT_GT(reserved.down, plain.down - plain.l0_down);
+
+  // Every filter an L0 filter: the balance settles at most (1 + reserve)
+  // times the largest cost lower, then the filters take turns.
+  const Outcome fifo = run(kEveryLookupReserve, 1), fifo_plain = run(0, 1);
+  EXPECT_LE(fifo.fp_sum, fifo.fp_budget + 4000 * std::ldexp(1.0, -32));
+  EXPECT_GE(fifo.fp_sum, fifo_plain.fp_sum - (1 + kEveryLookupReserve) * fifo.max_cost);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllKinds, AllocFitTest, ::testing::ValuesIn(test::AllConfigs()),
                          [](const auto& info) { return test::ConfigName(info.param); });
 

@@ -60,8 +60,10 @@ size_t FitLength(const AllocatorFit& fit, size_t target_len,
     const double ratio = PriceRatio(target_len, down_len, down_fp, chosen, chosen_fp,
                                     valid_length, fp_rate);
     // Never positive, so the balance never goes positive either.
-    const double allowance = -std::max(fit.price_weight, 0.0) * target_fp *
-                             std::log(std::max(ratio, 1.0)) * kBalanceUnit;
+    const double allowance = -(std::max(fit.price_weight, 0.0) * target_fp *
+                                   std::log(std::max(ratio, 1.0)) +
+                               std::max(fit.reserve, 0.0) * std::max(down_fp - target_fp, 0.0)) *
+                             kBalanceUnit;
     if (down_fp < 1 && balance + (down_fp - target_fp) * kBalanceUnit <= allowance) {
       chosen = down_len;
       chosen_fp = down_fp;

@@ -184,16 +184,24 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* SstFilterPolicy::GetBuilderWithContext(
   // Unreachable through RocksDB's checks (DB::Open validates); if someone
   // bypasses them, write no filter rather than one the user did not ask for.
   if (!ConfigError().empty()) return nullptr;
-  return NewBuilder(ResolvedConfig(), context);
+  // Every lookup checks an L0 file's filter: where the allocator's classes
+  // leave a choice, it takes the class above and deeper levels' filters
+  // the one below (alloc_fit.h). The FP rate averaged over filters stays
+  // the budget's, and the one a miss sees falls.
+  const bool every_lookup = context.level_at_creation == 0;
+  return NewBuilder(ResolvedConfig(), context, every_lookup ? kEveryLookupReserve : 0.0);
 }
 
 ROCKSDB_NAMESPACE::FilterBitsBuilder* SstFilterPolicy::NewBuilder(
-    const FilterConfig& config, const ROCKSDB_NAMESPACE::FilterBuildingContext& context) const {
+    const FilterConfig& config, const ROCKSDB_NAMESPACE::FilterBuildingContext& context,
+    double round_down_reserve) const {
   const ROCKSDB_NAMESPACE::BlockBasedTableOptions& table_options = context.table_options;
   auto* builder =
       new SstFilterBitsBuilder(config, table_options.detect_filter_construct_corruption);
   if (table_options.optimize_filters_for_memory) {
-    builder->SetAllocatorFit(AllocatorFitForBlocks(&rounding_balance_));
+    AllocatorFit fit = AllocatorFitForBlocks(&rounding_balance_);
+    fit.reserve = round_down_reserve;
+    builder->SetAllocatorFit(fit);
   }
   if (ChargesFilterConstruction(table_options)) {
     builder->ChargeConstructionTo(table_options.block_cache, context.info_log);

@@ -108,10 +108,12 @@ class SstFilterPolicy : public ROCKSDB_NAMESPACE::FilterPolicy {
  protected:
   // A builder for `config`, sized for the allocator when the table options
   // say optimize_filters_for_memory (alloc_fit.h), with this policy's
-  // rounding balance, and charging its memory to the block cache when they
-  // charge filter construction (cache_reservation.h).
+  // rounding balance and `round_down_reserve` (AllocatorFit::reserve), and
+  // charging its memory to the block cache when they charge filter
+  // construction (cache_reservation.h).
   ROCKSDB_NAMESPACE::FilterBitsBuilder* NewBuilder(
-      const FilterConfig& config, const ROCKSDB_NAMESPACE::FilterBuildingContext& context) const;
+      const FilterConfig& config, const ROCKSDB_NAMESPACE::FilterBuildingContext& context,
+      double round_down_reserve) const;
 
  private:
   mutable std::atomic<int64_t> rounding_balance_{0};
