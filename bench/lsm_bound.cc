@@ -1,5 +1,6 @@
 #include "bench/lsm_bound.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 
@@ -13,13 +14,17 @@ namespace {
 LsmBound AtSetting(const std::vector<ProbedFile>& files, uint64_t misses, double setting,
                    bool fit_allocator) {
   std::atomic<int64_t> balance{0};
-  const AllocatorFit fit = AllocatorFitForBlocks(&balance);
+  AllocatorFit fit = AllocatorFitForBlocks(&balance);
+  // The files' contexts as the calibration trial gives them (lsm_calibrate.cc).
+  int last_level = 0;
+  for (const ProbedFile& f : files) last_level = std::max(last_level, f.level);
   LsmBound b;
   b.setting = setting;
   uint64_t keys = 0, filter_bytes = 0, alloc_bytes = 0;
   uint64_t level_checks[kMaxLevels] = {};
   double level_fps[kMaxLevels] = {};
   for (const ProbedFile& f : files) {
+    fit.reserve = OftenCheckedReserve(f.level, f.level == last_level);
     const size_t len = BoundRibbonLength(f.keys, setting, fit_allocator ? &fit : nullptr);
     if (!f.live || f.keys == 0) continue;
     const double fp = BoundRibbonFpRate(len, f.keys);

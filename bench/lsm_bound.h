@@ -33,7 +33,8 @@ struct LsmBound {
 // bound.Ribbon at `budget` bits per key for `files` and `misses` absent
 // keys. With `fit_allocator` (optimize_filters_for_memory) every file's
 // length is picked for the allocator by sstfilter's rounding, its balance
-// running over every file written, as a policy's does. With `alloc_budget`
+// running over every file written and its L0 and upper-level files taking
+// the class above where they can, as a uniform policy's do. With `alloc_budget`
 // the budget counts allocated bits per key and the setting is calibrated
 // as the policies' are (CalibrateSetting, lsm_policies.h) on the live
 // files; otherwise the setting is the budget.

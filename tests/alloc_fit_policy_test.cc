@@ -156,15 +156,18 @@ TEST(AllocFitPolicyTest, CalculateSpaceIsCloseOnAverageWithTheOption) {
   }
 }
 
-// Every lookup checks an L0 file's filter: a uniform policy's builder for
-// level 0 takes the class below its exact length less often than the same
-// filter built for a deeper level, on the same stream of filters (one in
-// ten for level 0, the rest for level 6). Under jemalloc only (see above).
-TEST(AllocFitPolicyTest, FiltersOfL0RoundDownLessOften) {
+// Every lookup checks an L0 file's filter, and a file above the last level
+// is checked by more lookups per key than a last-level file: a uniform
+// policy's builder for either takes the class below its exact length less
+// often than the same filter built for the last level, on the same stream
+// of filters (one in ten for the level under test, the rest for the last
+// level). A filter of the last level, or of no known level, rounds as the
+// last level's do. Under jemalloc only (see above).
+TEST(AllocFitPolicyTest, FiltersCheckedMoreOftenRoundDownLessOften) {
   if (!UnderJemalloc()) GTEST_SKIP() << "glibc leaves no classes to choose between";
   for (const std::string id :
        {"sstfilter.StandardBloom:10", "sstfilter.BlockedBloom:10", "sstfilter.Ribbon:10"}) {
-    const auto downs_of_every_tenth = [&id](int level_of_every_tenth) {
+    const auto downs_of_every_tenth = [&id](int level, bool bottommost) {
       const auto policy = Policy(id);
       rdb::BlockBasedTableOptions table_options;
       table_options.optimize_filters_for_memory = true;
@@ -172,7 +175,9 @@ TEST(AllocFitPolicyTest, FiltersOfL0RoundDownLessOften) {
       for (int f = 0; f < 150; ++f) {
         const size_t n = static_cast<size_t>(1000.0 * std::pow(50.0, (f * 37 % 150 + 0.5) / 150));
         rdb::FilterBuildingContext context(table_options);
-        context.level_at_creation = f % 10 == 0 ? level_of_every_tenth : 6;
+        const bool tenth = f % 10 == 0;
+        context.level_at_creation = tenth ? level : 6;
+        context.is_bottommost = tenth ? bottommost : true;
         std::unique_ptr<rdb::FilterBitsBuilder> builder(policy->GetBuilderWithContext(context));
         auto* ours = dynamic_cast<SstFilterBitsBuilder*>(builder.get());
         EXPECT_NE(ours, nullptr);
@@ -182,13 +187,16 @@ TEST(AllocFitPolicyTest, FiltersOfL0RoundDownLessOften) {
         std::unique_ptr<const char[]> buf;
         // BlockedBloom: a class below the exact length by less than a line
         // is the class above it.
-        if (f % 10 == 0 && builder->Finish(&buf).size() + 64 <= exact) ++downs;
+        if (tenth && builder->Finish(&buf).size() + 64 <= exact) ++downs;
       }
       return downs;
     };
-    const int deeper = downs_of_every_tenth(6), l0 = downs_of_every_tenth(0);
-    ASSERT_GT(deeper, 0) << id << ": the stream must round some of these filters down";
-    EXPECT_LT(l0, deeper) << id;
+    const int last = downs_of_every_tenth(6, true);
+    ASSERT_GT(last, 0) << id << ": the stream must round some of these filters down";
+    EXPECT_LT(downs_of_every_tenth(0, false), last) << id << ": L0";
+    EXPECT_LT(downs_of_every_tenth(5, false), last) << id << ": above the last level";
+    EXPECT_EQ(downs_of_every_tenth(5, true), last) << id << ": L5 as the last level";
+    EXPECT_EQ(downs_of_every_tenth(-1, false), last) << id << ": no known level";
   }
 }
 

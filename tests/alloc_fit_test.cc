@@ -152,7 +152,7 @@ TEST(AllocFitPricing, CreditGoesToTheFiltersWhereRoundingDownCostsLeast) {
 
 // Filters of mixed sizes (targets log-uniform over 4-400 KB, FP rate
 // e^-6 at the target length) arrive in random order; one in ten is checked
-// by every lookup (an L0 file's, reserve kEveryLookupReserve). With the
+// by every lookup (an L0 file's, reserve kOftenCheckedReserve). With the
 // reserve, those filters take the class above where plain rounding takes
 // the one below for a share of them, and the others pay for it: the FP
 // rate summed over all filters stays within the budget's, the one summed
@@ -194,7 +194,7 @@ TEST(AllocFitReserve, FiltersEveryLookupChecksRoundUpAndTheOthersPay) {
     }
     return out;
   };
-  const Outcome plain = run(0, 10), reserved = run(kEveryLookupReserve, 10);
+  const Outcome plain = run(0, 10), reserved = run(kOftenCheckedReserve, 10);
   for (const Outcome& o : {plain, reserved}) {
     EXPECT_LE(o.fp_sum, o.fp_budget + 4000 * std::ldexp(1.0, -32));
   }
@@ -205,9 +205,9 @@ TEST(AllocFitReserve, FiltersEveryLookupChecksRoundUpAndTheOthersPay) {
 
   // Every filter an L0 filter: the balance settles at most (1 + reserve)
   // times the largest cost lower, then the filters take turns.
-  const Outcome fifo = run(kEveryLookupReserve, 1), fifo_plain = run(0, 1);
+  const Outcome fifo = run(kOftenCheckedReserve, 1), fifo_plain = run(0, 1);
   EXPECT_LE(fifo.fp_sum, fifo.fp_budget + 4000 * std::ldexp(1.0, -32));
-  EXPECT_GE(fifo.fp_sum, fifo_plain.fp_sum - (1 + kEveryLookupReserve) * fifo.max_cost);
+  EXPECT_GE(fifo.fp_sum, fifo_plain.fp_sum - (1 + kOftenCheckedReserve) * fifo.max_cost);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllKinds, AllocFitTest, ::testing::ValuesIn(test::AllConfigs()),

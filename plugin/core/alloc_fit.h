@@ -34,7 +34,8 @@
 // filters that all sit alike it rounds down as often as RocksDB's rule.
 // Where the credit goes also weighs how often a filter is checked: an L0
 // file's filter is checked by every lookup, a deeper file's by those in
-// its key range (AllocatorFit::reserve, AllocFitReserve).
+// its key range, a last-level file's by the fewest per key
+// (AllocatorFit::reserve, AllocFitReserve).
 //
 // Pure: the allocator is a function given by the caller
 // (block_allocation.h probes malloc_usable_size).
@@ -66,23 +67,33 @@ struct AllocatorFit {
   // this many of its budget FP rates in credit (twice that at e^2, ...);
   // 0 rounds as RocksDB does, on the balance alone.
   double price_weight = 2.0;
-  // A filter that every lookup checks (an L0 file's) adds its FP rate to
-  // every miss, where a deeper level's file adds it only to the misses in
-  // its key range. Such a filter rounds down only once the balance holds
-  // (1 + reserve) times what rounding it down costs (its FP rate there
-  // minus the budget's), plus its price, in credit. Other filters spend the
-  // credit as soon as it covers their own cost once, so it rounds up while
-  // they are built and its credit pays for their rounding down. Where
-  // nearly every filter is such a filter (a FIFO database's), the balance
-  // settles lower and they take turns as the others do.
+  // A filter that lookups check far more often per key than most adds its
+  // FP rate to far more misses: an L0 file's is checked by every lookup,
+  // a file above the last level by about ten times the lookups per key of a
+  // last-level file (levels grow tenfold). Such a filter rounds down only
+  // once the balance holds (1 + reserve) times what rounding it down costs
+  // (its FP rate there minus the budget's), plus its price, in credit.
+  // Other filters spend the credit as soon as it covers their own cost
+  // once, so it rounds up while they are built and its credit pays for
+  // their rounding down. Where nearly every filter is such a filter (a FIFO
+  // database's), the balance settles lower and they take turns as the
+  // others do.
   double reserve = 0;
 };
 
-// The reserve of a filter that every lookup checks: (1 + 10) times its
-// cost, about what it weighs against a file of a level of ten files or more,
-// each of which a lookup checks one time in ten or less. In a FIFO
-// database the balance then settles ~11 filters' costs lower, once.
-constexpr double kEveryLookupReserve = 10.0;
+// The reserve of a filter checked far more often than a last-level file's
+// (an L0 file's, or one above the last level): (1 + 10) times its cost,
+// about what it weighs against a file of a level ten times larger. In a
+// FIFO database the balance then settles ~11 filters' costs lower, once.
+constexpr double kOftenCheckedReserve = 10.0;
+
+// The reserve of a filter written at `level` (RocksDB's level_at_creation;
+// -1 when unknown, as for SstFileWriter's files) that is `bottommost` when
+// no data lies below it in its key range: kOftenCheckedReserve for L0 and
+// for files above the last level, none for the last level's or unknown.
+inline double OftenCheckedReserve(int level, bool bottommost) {
+  return level == 0 || (level > 0 && !bottommost) ? kOftenCheckedReserve : 0.0;
+}
 
 // Candidate lengths: `valid_length(max_len)` returns the largest length the
 // kind can write that is <= max_len (0 if none); `fp_rate(len)` is the

@@ -329,8 +329,8 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* LevelAwarePolicy::GetBuilderWithContext(
   const LevelPlan plan = PlanFor(context, shape, &bounds);
   if (context.info_log != nullptr) LogPlan(context, shape, plan, bounds);
   if (!plan.has_filter) return nullptr;  // bottommost_bits_per_key=0
-  // The plan already gives L0 its share of bits, and the budget's band is
-  // kept on filters that round on the balance alone: no reserve for L0.
+  // The plan already gives each level its share of bits, and the budget's
+  // band is kept on filters that round on the balance alone: no reserve.
   return NewBuilder(plan.filter, context, /*round_down_reserve=*/0.0);
 }
 

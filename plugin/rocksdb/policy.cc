@@ -184,12 +184,15 @@ ROCKSDB_NAMESPACE::FilterBitsBuilder* SstFilterPolicy::GetBuilderWithContext(
   // Unreachable through RocksDB's checks (DB::Open validates); if someone
   // bypasses them, write no filter rather than one the user did not ask for.
   if (!ConfigError().empty()) return nullptr;
-  // Every lookup checks an L0 file's filter: where the allocator's classes
-  // leave a choice, it takes the class above and deeper levels' filters
-  // the one below (alloc_fit.h). The FP rate averaged over filters stays
-  // the budget's, and the one a miss sees falls.
-  const bool every_lookup = context.level_at_creation == 0;
-  return NewBuilder(ResolvedConfig(), context, every_lookup ? kEveryLookupReserve : 0.0);
+  // Every lookup checks an L0 file's filter, and a file above the last
+  // level is checked by about ten times the lookups per key of a last-level
+  // file: where the allocator's classes leave a choice, these take the
+  // class above and last-level filters the one below (alloc_fit.h). The FP
+  // rate averaged over filters stays the budget's, and the one a miss sees
+  // falls. A filter of no known level (SstFileWriter's) rounds on the
+  // balance alone.
+  return NewBuilder(ResolvedConfig(), context,
+                    OftenCheckedReserve(context.level_at_creation, context.is_bottommost));
 }
 
 ROCKSDB_NAMESPACE::FilterBitsBuilder* SstFilterPolicy::NewBuilder(
