@@ -1,6 +1,5 @@
 #include "bench/lsm_bound.h"
 
-#include <algorithm>
 #include <atomic>
 #include <cmath>
 
@@ -15,9 +14,7 @@ LsmBound AtSetting(const std::vector<ProbedFile>& files, uint64_t misses, double
                    bool fit_allocator) {
   std::atomic<int64_t> balance{0};
   AllocatorFit fit = AllocatorFitForBlocks(&balance);
-  // The files' contexts as the calibration trial gives them (lsm_calibrate.cc).
-  int last_level = 0;
-  for (const ProbedFile& f : files) last_level = std::max(last_level, f.level);
+  const int last_level = LastLevelWritten(files);
   LsmBound b;
   b.setting = setting;
   uint64_t keys = 0, filter_bytes = 0, alloc_bytes = 0;

@@ -5,6 +5,7 @@
 // written, and how many of the absent keys looked up consult each live one.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +20,15 @@ struct ProbedFile {
   int live_level = 0;   // where it is in the finished database
   uint64_t checks = 0;  // absent keys whose lookup consults it (live files)
 };
+
+// The deepest level any of `files` was written to: the calibration trial
+// and the bound alike take a file written there as bottommost (RocksDB's
+// FilterBuildingContext::is_bottommost), and no other.
+inline int LastLevelWritten(const std::vector<ProbedFile>& files) {
+  int last_level = 0;
+  for (const ProbedFile& f : files) last_level = std::max(last_level, f.level);
+  return last_level;
+}
 
 struct LsmBound {
   double setting = 0;         // bits per key the lengths were picked from

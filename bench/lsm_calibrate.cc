@@ -18,8 +18,7 @@ double TrialAllocBitsPerKey(const rdb::FilterPolicy& policy, const std::vector<P
                             const TrialFilters& trial) {
   rdb::BlockBasedTableOptions table;
   table.optimize_filters_for_memory = trial.optimize_for_memory;
-  int last_level = 0;
-  for (const ProbedFile& f : files) last_level = std::max(last_level, f.level);
+  const int last_level = LastLevelWritten(files);
   uint64_t alloc_bytes = 0, keys = 0, next_key = 0;
   for (const ProbedFile& f : files) {
     rdb::FilterBuildingContext context(table);
