@@ -186,11 +186,14 @@ TEST(AllocFitReserve, FiltersEveryLookupChecksRoundUpAndTheOthersPay) {
       out.fp_sum += fp(len);
       out.fp_budget += fp(target);
       if (l0) out.fp_l0 += fp(len);
-      // A filter's own cost of rounding down, and its price (at most
-      // price_weight ln 8 budget FP rates), bound the credit it waits for.
+      // What a filter waits for before rounding down: its own cost of
+      // rounding down, reserve times what it gives up (at most its FP rate
+      // at the class below, >= 3/4 of the length), and its price (at most
+      // price_weight ln 8 budget FP rates).
       const size_t down_len = target * 3 / 4;
-      out.max_cost = std::max(out.max_cost, fp(down_len) - fp(target) + 2 * std::log(8.0) *
-                                                                             fp(target));
+      out.max_cost = std::max(out.max_cost, fp(down_len) - fp(target) +
+                                                fit.reserve * fp(down_len) +
+                                                2 * std::log(8.0) * fp(target));
     }
     return out;
   };
@@ -203,11 +206,32 @@ TEST(AllocFitReserve, FiltersEveryLookupChecksRoundUpAndTheOthersPay) {
   EXPECT_LT(reserved.fp_l0, plain.fp_l0);
   EXPECT_GT(reserved.down, plain.down - plain.l0_down);
 
-  // Every filter an L0 filter: the balance settles at most (1 + reserve)
-  // times the largest cost lower, then the filters take turns.
+  // Every filter an L0 filter: the balance settles at most the largest
+  // wait lower, then the filters take turns.
   const Outcome fifo = run(kOftenCheckedReserve, 1), fifo_plain = run(0, 1);
   EXPECT_LE(fifo.fp_sum, fifo.fp_budget + 4000 * std::ldexp(1.0, -32));
-  EXPECT_GE(fifo.fp_sum, fifo_plain.fp_sum - (1 + kOftenCheckedReserve) * fifo.max_cost);
+  EXPECT_GE(fifo.fp_sum, fifo_plain.fp_sum - fifo.max_cost);
+}
+
+TEST(AllocFitReserve, OftenCheckedFiltersJustAboveAClassKeepTheClassAbove) {
+  // 2561 bytes asked for, one above jemalloc's 2560 class: rounding down
+  // costs almost nothing, rounding up buys the 3072 class. With some credit
+  // in the balance, a last-level filter rounds down; an often-checked one
+  // keeps the class above until the credit covers reserve times what the
+  // class above saves.
+  const size_t target = 2561;
+  const auto valid = [](size_t max_len) { return max_len; };
+  const auto fp = [](size_t len) { return std::exp(-6.0 * static_cast<double>(len) / 2561.0); };
+  const double gain = fp(2560) - fp(3072);
+  const auto fit_with = [&](double reserve, double credit_in_gains) {
+    std::atomic<int64_t> balance{-std::llround(credit_in_gains * gain * 4294967296.0)};
+    AllocatorFit fit{JemallocClass, 0, &balance};
+    fit.reserve = reserve;
+    return FitLength(fit, target, valid, fp);
+  };
+  EXPECT_EQ(fit_with(0, 2), 2560u);
+  EXPECT_EQ(fit_with(kOftenCheckedReserve, 2), 3072u);
+  EXPECT_EQ(fit_with(kOftenCheckedReserve, kOftenCheckedReserve + 1), 2560u);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllKinds, AllocFitTest, ::testing::ValuesIn(test::AllConfigs()),

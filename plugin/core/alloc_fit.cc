@@ -59,10 +59,13 @@ size_t FitLength(const AllocatorFit& fit, size_t target_len,
     const double balance = static_cast<double>(fit.balance->load(std::memory_order_relaxed));
     const double ratio = PriceRatio(target_len, down_len, down_fp, chosen, chosen_fp,
                                     valid_length, fp_rate);
-    // Never positive, so the balance never goes positive either.
+    // Never positive, so the balance never goes positive either. The
+    // reserve weighs what rounding down forgoes, the class above's FP rate
+    // against the class below's: a length just above a class boundary
+    // costs little to round down but gives up the whole class above.
     const double allowance = -(std::max(fit.price_weight, 0.0) * target_fp *
                                    std::log(std::max(ratio, 1.0)) +
-                               std::max(fit.reserve, 0.0) * std::max(down_fp - target_fp, 0.0)) *
+                               std::max(fit.reserve, 0.0) * std::max(down_fp - chosen_fp, 0.0)) *
                              kBalanceUnit;
     if (down_fp < 1 && balance + (down_fp - target_fp) * kBalanceUnit <= allowance) {
       chosen = down_len;

@@ -71,20 +71,23 @@ struct AllocatorFit {
   // FP rate to far more misses: an L0 file's is checked by every lookup,
   // a file above the last level by about ten times the lookups per key of a
   // last-level file (levels grow tenfold). Such a filter rounds down only
-  // once the balance holds (1 + reserve) times what rounding it down costs
-  // (its FP rate there minus the budget's), plus its price, in credit.
-  // Other filters spend the credit as soon as it covers their own cost
-  // once, so it rounds up while they are built and its credit pays for
-  // their rounding down. Where nearly every filter is such a filter (a FIFO
-  // database's), the balance settles lower and they take turns as the
-  // others do.
+  // once the balance holds what rounding it down costs (its FP rate there
+  // minus the budget's), plus reserve times what it gives up (its FP rate
+  // at the class below minus at the class above), plus its price, in
+  // credit: a length just above a class boundary costs almost nothing to
+  // round down, yet gives up the whole class above. Other filters spend
+  // the credit as soon as it covers their own cost once, so it rounds up
+  // while they are built and its credit pays for their rounding down.
+  // Where nearly every filter is such a filter (a FIFO database's), the
+  // balance settles lower and they take turns as the others do.
   double reserve = 0;
 };
 
 // The reserve of a filter checked far more often than a last-level file's
-// (an L0 file's, or one above the last level): (1 + 10) times its cost,
-// about what it weighs against a file of a level ten times larger. In a
-// FIFO database the balance then settles ~11 filters' costs lower, once.
+// (an L0 file's, or one above the last level): 10 times what rounding down
+// gives up, about what it weighs against a file of a level ten times
+// larger. In a FIFO database the balance then settles ~10 filters' gains
+// lower, once.
 constexpr double kOftenCheckedReserve = 10.0;
 
 // The reserve of a filter written at `level` (RocksDB's level_at_creation;
