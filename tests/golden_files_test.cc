@@ -31,18 +31,12 @@ struct GoldenCase {
   const char* file;  // under tests/golden/, without extension
   FilterConfig config;
   int num_keys;
-  // False for files an earlier builder wrote in a version still written:
-  // readers must read them, the builder now writes other bytes.
-  bool current_builder = true;
 };
 
 // Version 1 files are what sstfilter wrote before version 2: readers must
 // keep reading them. Version 2 and 3 files are what the builder writes with
-// format_version 2 and 3 (the default), but those marked false: Ribbon
-// filters of a builder that loaded its bumped layers at 0.95 slots per key
-// and grew the last layer 4 slots at a time (the "_load90" files are the
-// current builder's, 0.90 and 1). Append new cases; never change or drop
-// old ones (a builder change marks its predecessors' files false).
+// format_version 2 and 3 (the default). Append new cases; never change or
+// drop old ones.
 const GoldenCase kCases[] = {
     {"v1_empty", {FilterKind::kStandardBloom, 10.0}, 0},
     {"v1_standard_bloom_10", {FilterKind::kStandardBloom, 10.0}, 3000},
@@ -59,21 +53,16 @@ const GoldenCase kCases[] = {
     {"v2_standard_bloom_10", {FilterKind::kStandardBloom, 10.0, 1, 2}, 3000},
     {"v2_blocked_bloom_10", {FilterKind::kBlockedBloom, 10.0, 1, 2}, 3000},
     {"v2_blocked_bloom_20_lines2", {FilterKind::kBlockedBloom, 20.0, 2, 2}, 3000},
-    {"v2_ribbon_7p3", {FilterKind::kRibbon, 7.3, 1, 2}, 3000, false},
-    {"v2_ribbon_10", {FilterKind::kRibbon, 10.0, 1, 2}, 1000, false},
+    {"v2_ribbon_7p3", {FilterKind::kRibbon, 7.3, 1, 2}, 3000},
+    {"v2_ribbon_10", {FilterKind::kRibbon, 10.0, 1, 2}, 1000},
     {"v3_empty", {FilterKind::kStandardBloom, 10.0, 1, 3}, 0},
     {"v3_standard_bloom_10", {FilterKind::kStandardBloom, 10.0, 1, 3}, 3000},
     {"v3_blocked_bloom_10", {FilterKind::kBlockedBloom, 10.0, 1, 3}, 3000},
     {"v3_blocked_bloom_20_lines2", {FilterKind::kBlockedBloom, 20.0, 2, 3}, 3000},
-    {"v3_ribbon_7p3", {FilterKind::kRibbon, 7.3, 1, 3}, 3000, false},
-    {"v3_ribbon_10", {FilterKind::kRibbon, 10.0, 1, 3}, 1000, false},
+    {"v3_ribbon_7p3", {FilterKind::kRibbon, 7.3, 1, 3}, 3000},
+    {"v3_ribbon_10", {FilterKind::kRibbon, 10.0, 1, 3}, 1000},
     // One plain layer: no thresholds in the header.
-    {"v3_ribbon_one_layer_10", {FilterKind::kRibbon, 10.0, 1, 3}, 200, false},
-    {"v2_ribbon_7p3_load90", {FilterKind::kRibbon, 7.3, 1, 2}, 3000},
-    {"v2_ribbon_10_load90", {FilterKind::kRibbon, 10.0, 1, 2}, 1000},
-    {"v3_ribbon_7p3_load90", {FilterKind::kRibbon, 7.3, 1, 3}, 3000},
-    {"v3_ribbon_10_load90", {FilterKind::kRibbon, 10.0, 1, 3}, 1000},
-    {"v3_ribbon_one_layer_10_load90", {FilterKind::kRibbon, 10.0, 1, 3}, 200},
+    {"v3_ribbon_one_layer_10", {FilterKind::kRibbon, 10.0, 1, 3}, 200},
 };
 constexpr int kProbes = 100000;
 
@@ -131,11 +120,10 @@ TEST(GoldenFilesTest, EveryCommittedFilterReadsBackExactly) {
   }
 }
 
-// The builder writes the current builder's version-2 and version-3 files
-// byte for byte.
+// The builder writes the version-2 and version-3 files byte for byte.
 TEST(GoldenFilesTest, BuilderWritesTheVersion2And3FilesExactly) {
   for (const GoldenCase& c : kCases) {
-    if (std::string(c.file).rfind("v1_", 0) == 0 || !c.current_builder) continue;
+    if (std::string(c.file).rfind("v1_", 0) == 0) continue;
     SCOPED_TRACE(c.file);
     EXPECT_EQ(BuildBlock(c), ReadBlock(c));
   }

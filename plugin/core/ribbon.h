@@ -15,18 +15,17 @@
 // Succinct Retrieval and Approximate Membership using Ribbon", SEA 2022,
 // arXiv:2109.01892; reference code github.com/lorenzhs/BuRR): a standard
 // Ribbon needs ~5-10% spare slots at w = 64 or the system becomes
-// unsolvable. BuRR instead overloads a layer (0.90 slots per key here),
+// unsolvable. BuRR instead overloads a layer (0.95 slots per key here),
 // splits it into buckets of B = 128 start positions, and inserts bucket by
 // bucket, high offsets first. Where insertion fails, the keys with the
-// lowest offsets of that bucket are "bumped" to the next, ~10x smaller
+// lowest offsets of that bucket are "bumped" to the next, ~20x smaller
 // layer; a 2-bit code per bucket records the threshold (bump none / offset
-// < t1 / offset < t2 / all; t1 = 16, t2 = 36, BuRR's rule for eps = -0.05,
-// left fewer slots empty here than the rule's 21 and 45 for eps = -0.10).
-// A query reads the code and either answers from this layer or moves on.
-// Layers of < 256 keys are plain Ribbons.
+// < t1 / offset < t2 / all; t1 = 16, t2 = 36 from BuRR's rule for
+// eps = -0.05). A query reads the code and either answers from this layer or
+// moves on. Layers of < 256 keys are plain Ribbons.
 //
 // Chained layers: all layers share one slot array, layer j + 1's start
-// positions beginning right after layer j's (R_j = 0.90 n_j of them, any
+// positions beginning right after layer j's (R_j = 0.95 n_j of them, any
 // number, not whole blocks), so a layer's last keys spill into the next
 // layer's first slots. With separate layers of whole blocks, each layer's
 // tail and the last layer's rounding left 40-100 slots empty: at 4000 keys,
@@ -39,12 +38,12 @@
 // values fixed at zero), and the last block stores
 // only its own slots, ceil(m / 8) bytes per column. Ending at a whole block
 // instead would leave the last row's 63-slot reach as the tail, which only
-// spill fills, and round n + ~7 empty slots up to a whole block: 2000 keys
-// would take 2048 slots (2.4% empty) against ~2007 (0.3%), and 10K keys
-// 10048 or 10112 slots against ~10024.
+// spill fills, and round n + ~15 empty slots up to a whole block: 2000 keys
+// would take 2048 slots (2.4% empty) against ~2014 (0.7%), and 10K keys
+// 10048 or 10112 slots against ~10032.
 //
-// Measured (1M keys, a 2-vCPU AMD EPYC VM): 1.0005 slots per key, 0.016
-// bits per key of codes; overhead over log2(1/FP) of 0.2-0.8% at
+// Measured (filter_bench, 1M keys, a 2-vCPU AMD EPYC VM): 1.0014 slots per key,
+// 0.016 bits per key of codes; overhead over log2(1/FP) of 0.2-0.8% at
 // 4-20 bits/key (rocksdb.Ribbon at the same memory: 5-8%). Small filters
 // pay more for codes, header, empty slots and trailer: the overhead by
 // filter size is in docs/BENCHMARKS.md.
@@ -62,7 +61,7 @@
 //
 // Query: one 2-bit code (a small array, ~1/(64 r) of the filter) and two
 // adjacent blocks: 16 r bytes, e.g. 64 bytes at r = 4, 128 at r = 8; a
-// negative query usually stops at the first or second column. About 10% of
+// negative query usually stops at the first or second column. About 5% of
 // absent keys continue to a second layer. Query and build times against
 // rocksdb.Ribbon at the same memory: docs/BENCHMARKS.md
 // (bench/ribbon_vs_rocksdb.sh).
@@ -72,7 +71,7 @@
 // the band's still-empty slots and copied back (no extra memory), then
 // banding bucket by bucket with lead control (a bucket bumps its lowest
 // groups before its spill grows past 40 slots; a limit of 48 measured 16
-// elimination steps per key against BuRR's ~21 at 0.95 slots per key; 40
+// elimination steps per key against BuRR's ~21 at 0.95 slots per key, 40
 // fewer still) and the layer's two halves interleaved (two independent
 // dependency chains). Temporary memory: ~21-22 bytes per key including
 // the 8-byte hashes, against ~27-29 for rocksdb.Ribbon (docs/BENCHMARKS.md).
@@ -228,7 +227,7 @@ class RibbonReader {
   }
 
   // Prefetches layer 0's bump code and the key's two blocks (up to 16 r
-  // bytes; a query that moves on to a later layer is rare, ~10%).
+  // bytes; a query that moves on to a later layer is rare, ~5%).
   void Prefetch(uint64_t key_hash) const {
     const uint64_t g = SeededHash(key_hash, seed_);
     const Layer& layer = layers_[0];

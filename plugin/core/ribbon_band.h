@@ -104,10 +104,9 @@ class LayerBuilder {
   // against BuRR's "insert, bump on failure" loop (SEA 2022, Sec. 4), both
   // measured at 1M keys, 4 bits/key, on a 2-vCPU AMD EPYC VM:
   //
-  //  - Lead control. In an overloaded layer (measured at 0.95 slots per
-  //    key), the keys of a bucket that spill past it (the lead) grow until
-  //    insertions fail, ~40 slots, and a walk costs ~lead/2 steps: 21 XOR
-  //    steps per key. Instead a bucket
+  //  - Lead control. Under 0.95 slots per key, the keys of a bucket that
+  //    spill past it (the lead) grow until insertions fail, ~40 slots, and a
+  //    walk costs ~lead/2 steps: 21 XOR steps per key. Instead a bucket
   //    takes the smallest code that keeps the predicted lead (spill in +
   //    kept keys - B) <= max_lead, and only bumps a group when the spill
   //    in already covers its offsets (else its slots would stay empty).

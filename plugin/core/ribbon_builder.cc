@@ -8,8 +8,8 @@
 //
 // Temporary memory per key, beyond the caller's 8-byte hashes (sorted in
 // place): the bands, an 8-byte coefficient row + 4-byte result per slot at
-// ~1.0 slot per key, plus the hashes of bumped keys (~10% of keys, 8 bytes)
-// and bucket counters (0.05 bytes): ~13 bytes per key, against ~21 for
+// ~1.0 slot per key, plus the hashes of bumped keys (~5% of keys, 8 bytes)
+// and bucket counters (0.05 bytes): ~12.5 bytes per key, against ~21 for
 // RocksDB's Standard128Ribbon (16 + 4 bytes per slot, ~1.03 slots per key).
 #include "plugin/core/ribbon_builder.h"
 
@@ -292,22 +292,22 @@ void WriteFilter(Band* band, const std::vector<LayerBand>& layers, const Layout&
 // so a BuRR layer bumps ~n_j - R_j keys, and every key but those in empty
 // slots is stored: S = n + E slots, E the empty slots (layer 0's first
 // bucket, density dips, the stream seam, the last layer's slack and tail).
-// E is fitted to 4-60 filters at each of 100 .. 1M keys (this builder,
-// 10 bits/key): about normal, mean kEmptyBase (+ kEmptySeam with two
+// E is fitted to 60 filters at each of 300 .. 300K keys (this builder,
+// last_tail 16): about normal, mean kEmptyBase (+ kEmptySeam with two
 // streams) + kEmptyPerKey n, sd kEmptySdBase + kEmptySdPerRootKey sqrt(n)
-// (measured e.g. 6.6 / 4.4 at 2000 keys, 24.1 / 25 at 10K, 101 / 44 at
-// 100K, 181 / 52 at 300K, 548 / 98 at 1M; BuildStats::total_slots - n); a
-// single plain layer (< 256 keys) kEmptyPlain + kEmptyPlainPerKey n (4.3 at
-// 100 keys, 7.8 at 200). The FP rate is averaged over that S: it moves the
+// (measured e.g. 13.7 / 8.8 at 2000 keys, 31.7 / 21.7 at 10K, 171 / 55 at
+// 100K, 465 / 77 at 300K, 1392 at 1M; BuildStats::total_slots - n); a
+// single plain layer (< 256 keys) kEmptyPlain + kEmptyPlainPerKey n (6.4 at
+// 100 keys, 10.7 at 200). The FP rate is averaged over that S: it moves the
 // column split by a word at a time.
 constexpr double kExpectedFill = 0.999;
-constexpr double kEmptyBase = 6.0;
-constexpr double kEmptySeam = 13.0;
-constexpr double kEmptyPerKey = 0.00055;
+constexpr double kEmptyBase = 10.0;
+constexpr double kEmptySeam = 7.0;
+constexpr double kEmptyPerKey = 0.0014;
 constexpr double kEmptySdBase = 5.0;
-constexpr double kEmptySdPerRootKey = 0.09;
-constexpr double kEmptyPlain = 1.0;
-constexpr double kEmptyPlainPerKey = 0.034;
+constexpr double kEmptySdPerRootKey = 0.15;
+constexpr double kEmptyPlain = 3.0;
+constexpr double kEmptyPlainPerKey = 0.035;
 
 // The layout with end_slots slots (at least what the expected layers need),
 // layer ranges as expected for num_keys.

@@ -22,11 +22,8 @@ struct Tuning {
   // of slots empty instead of ~0.06% (measured, 1M keys).
   int log_bucket = 7;
   // Slots per key of a bumped layer: overloaded, so nearly every slot fills.
-  // With lead control (below), 0.90 leaves fewer slots empty than 0.95 at
-  // every size measured (1K to 1M keys, 10 bits/key: ~6 against ~11 at 1K
-  // keys, 0.055% against 0.14% at 1M), for ~4% more build time; 0.85 and
-  // 0.92 left more.
-  double slots_per_key = 0.90;
+  // 0.95 left 0.06% of slots empty at 1M keys, 0.98 0.35%.
+  double slots_per_key = 0.95;
   // Bump thresholds (offsets in the bucket): BuRR's 2-bit rule for
   // eps = -0.05, keep (0.91 + 0.75 eps) B and (0.78 + 1.30 eps) B.
   uint32_t t1 = 16;
@@ -50,20 +47,19 @@ struct Tuning {
   size_t min_burr_keys = 256;
   // The plain last layer starts at this many slots per key (plus extra) and
   // grows last_growth_slots at a time while unsolvable: it is small, so
-  // trying is cheaper than slack (steps of 1 leave ~2 slots fewer empty
-  // than steps of 4). Its rows are cut at the filter's end (compact end,
-  // last_tail slots after its last start): no 63-slot tail that only spill
-  // could fill.
+  // trying is cheaper than slack. Its rows are cut at the filter's end
+  // (compact end, last_tail slots after its last start): no 63-slot tail
+  // that only spill could fill.
   double last_slots_per_key = 1.0;
   uint32_t last_extra_slots = 0;
-  uint32_t last_growth_slots = 1;
+  uint32_t last_growth_slots = 4;
   // Slots after the last layer's last start. With 0, keys starting in the
   // last few slots have rows of a few bits, and the layer needed many
   // growth steps: 44 / 87 empty slots on average at 2000 / 4000 keys; 8 to
   // 32 all gave 13-15 (30 filters each, 10 bits/key), spill filling most
   // of the tail.
   uint32_t last_tail = 16;
-  int max_last_growth = 256;  // steps: up to 256 slots more than planned
+  int max_last_growth = 64;
   int max_seeds = 4;  // then a standard Bloom filter of the same size
 };
 
