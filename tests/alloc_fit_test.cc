@@ -221,10 +221,12 @@ TEST(AllocFitReserve, OftenCheckedFiltersJustAboveAClassKeepTheClassAbove) {
   // class above saves.
   const size_t target = 2561;
   const auto valid = [](size_t max_len) { return max_len; };
-  const auto fp = [](size_t len) { return std::exp(-6.0 * static_cast<double>(len) / 2561.0); };
+  const auto fp = [target](size_t len) {
+    return std::exp(-6.0 * static_cast<double>(len) / static_cast<double>(target));
+  };
   const double gain = fp(2560) - fp(3072);
   const auto fit_with = [&](double reserve, double credit_in_gains) {
-    std::atomic<int64_t> balance{-std::llround(credit_in_gains * gain * 4294967296.0)};
+    std::atomic<int64_t> balance{-std::llround(std::ldexp(credit_in_gains * gain, 32))};
     AllocatorFit fit{JemallocClass, 0, &balance};
     fit.reserve = reserve;
     return FitLength(fit, target, valid, fp);
