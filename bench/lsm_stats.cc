@@ -32,14 +32,21 @@ LookupCounters LookupCounters::Capture(rdb::Statistics* statistics) {
   c.data_block_reads = perf->block_read_count - perf->index_block_read_count -
                        perf->filter_block_read_count -
                        perf->compression_dict_block_read_count;
+  c.by_level = ThreadLevelCounts();
+  return c;
+}
+
+std::map<int, LevelFilterCounts> ThreadLevelCounts() {
+  std::map<int, LevelFilterCounts> counts;
+  const rdb::PerfContext* perf = rdb::get_perf_context();
   if (perf->level_to_perf_context != nullptr) {
     for (const auto& [level, p] : *perf->level_to_perf_context) {
-      c.by_level[static_cast<int>(level)] = {p.bloom_filter_useful,
-                                             p.bloom_filter_full_positive,
-                                             p.bloom_filter_full_true_positive};
+      counts[static_cast<int>(level)] = {p.bloom_filter_useful, p.bloom_filter_full_positive,
+                                         p.bloom_filter_full_true_positive,
+                                         p.block_cache_miss_count};
     }
   }
-  return c;
+  return counts;
 }
 
 LookupCounters LookupCounters::Minus(const LookupCounters& before) const {
@@ -52,8 +59,7 @@ LookupCounters LookupCounters::Minus(const LookupCounters& before) const {
   for (const auto& [level, now] : by_level) {
     LevelFilterCounts then;
     if (auto it = before.by_level.find(level); it != before.by_level.end()) then = it->second;
-    d.by_level[level] = {now.useful - then.useful, now.positive - then.positive,
-                         now.true_positive - then.true_positive};
+    d.by_level[level] = now.Minus(then);
   }
   return d;
 }

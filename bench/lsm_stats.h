@@ -21,9 +21,25 @@ struct LevelFilterCounts {
   uint64_t useful = 0;         // filter said "no"
   uint64_t positive = 0;       // filter said "may match"
   uint64_t true_positive = 0;  // ... and the key was in that file
+  // Blocks of the level's files not found in the block cache, so read from
+  // the file (with direct reads, from the device); 0 without a block cache.
+  uint64_t cache_misses = 0;
   uint64_t false_positives() const { return positive - true_positive; }
   uint64_t checks() const { return useful + positive; }
+  void Add(const LevelFilterCounts& other) {
+    useful += other.useful;
+    positive += other.positive;
+    true_positive += other.true_positive;
+    cache_misses += other.cache_misses;
+  }
+  LevelFilterCounts Minus(const LevelFilterCounts& before) const {
+    return {useful - before.useful, positive - before.positive,
+            true_positive - before.true_positive, cache_misses - before.cache_misses};
+  }
 };
+
+// The calling thread's per-level counts so far (EnableLookupCounting).
+std::map<int, LevelFilterCounts> ThreadLevelCounts();
 
 // Cumulative counters of the calling thread and the DB's statistics; take
 // one before and one after a set of lookups and subtract.

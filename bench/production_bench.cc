@@ -463,11 +463,14 @@ std::vector<Row> Measure(const std::string& dir, const PolicySpec& spec, char la
   // Wasted reads per miss from many more misses than the timed workloads
   // have: ~0.1% false positives need millions for a 2% standard error.
   WorkloadResult fp;
-  if (!RunWorkload(db.get(), options.statistics.get(), {0, 2, FLAGS_fp_misses, 2}, FLAGS_keys,
-                   Key, Value, &fp, &error)) {
+  Workload misses{0, 2, FLAGS_fp_misses, 2};
+  misses.by_level = true;
+  if (!RunWorkload(db.get(), options.statistics.get(), misses, FLAGS_keys, Key, Value, &fp,
+                   &error)) {
     Fatal(label + " misses: " + error);
   }
   base.wasted_per_miss = WastedPerMiss(fp);
+  SetByLevel(fp, &base);
   std::fprintf(stderr, "[%s] %s: %.5f wasted reads per miss (%llu absent keys)\n", kProgram,
                label.c_str(), base.wasted_per_miss, static_cast<unsigned long long>(fp.misses));
   std::vector<Row> rows;
@@ -701,6 +704,7 @@ int Main() {
                                 std::to_string(specs.size() * layouts.size()) + ")";
       Rewrite(dir, spec, layout[0], loaded, label);
       for (Row& row : Measure(dir, spec, layout[0], cache_bytes, loaded, files_per_miss, label)) {
+        row.run = run;
         rows.push_back(std::move(row));
       }
     }

@@ -7,6 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include <rocksdb/perf_context.h>
+
 #include "bench/bench_util.h"
 
 namespace sstfilter::bench {
@@ -61,9 +63,11 @@ bool RunWorkload(rdb::DB* db, rdb::Statistics* statistics, const Workload& w, ui
     std::vector<double> hit_us, miss_us;
     uint64_t wrong = 0;
     std::string first_wrong;
+    std::map<int, LevelFilterCounts> by_level;
   };
   const int threads = std::max(1, w.threads);
   std::vector<PerThread> per(threads);
+  result->by_level.clear();
   const ReadCounters before = ReadCounters::Capture(statistics);
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> workers;
@@ -72,6 +76,10 @@ bool RunWorkload(rdb::DB* db, rdb::Statistics* statistics, const Workload& w, ui
       PerThread& mine = per[t];
       const uint64_t n = w.ops / threads + (static_cast<uint64_t>(t) < w.ops % threads);
       rdb::PinnableSlice got;
+      if (w.by_level) {
+        rdb::get_perf_context()->ClearPerLevelPerfContext();  // also disables it
+        EnableLookupCounting();
+      }
       const auto deadline =
           start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                       std::chrono::duration<double>(w.min_seconds));
@@ -99,6 +107,10 @@ bool RunWorkload(rdb::DB* db, rdb::Statistics* statistics, const Workload& w, ui
                              std::to_string(i) + ": " + s.ToString();
         }
       }
+      if (w.by_level) {
+        mine.by_level = ThreadLevelCounts();
+        rdb::get_perf_context()->DisablePerLevelPerfContext();
+      }
     });
   }
   for (std::thread& worker : workers) worker.join();
@@ -111,6 +123,7 @@ bool RunWorkload(rdb::DB* db, rdb::Statistics* statistics, const Workload& w, ui
       *error = std::to_string(p.wrong) + " wrong answers, first: " + p.first_wrong;
       return false;
     }
+    for (const auto& [level, c] : p.by_level) result->by_level[level].Add(c);
     hit_us.insert(hit_us.end(), p.hit_us.begin(), p.hit_us.end());
     miss_us.insert(miss_us.end(), p.miss_us.begin(), p.miss_us.end());
   }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 
 #include <rocksdb/db.h>
@@ -43,6 +44,9 @@ struct Workload {
   // of fast lookups (misses, ~3 µs) must outlast the device's rare
   // multi-millisecond reads, or one of them sets its ops/s.
   double min_seconds = 0;
+  // Counts filter answers and block-cache misses by level (the per-level
+  // perf context: a map update per count, so not in timed workloads).
+  bool by_level = false;
 };
 
 struct WorkloadResult {
@@ -50,6 +54,7 @@ struct WorkloadResult {
   double seconds = 0;
   LatencySummary hit_latency, miss_latency;
   ReadCounters counters;
+  std::map<int, LevelFilterCounts> by_level;  // with Workload::by_level
   double OpsPerSecond() const { return seconds > 0 ? (hits + misses) / seconds : 0; }
 };
 

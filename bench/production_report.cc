@@ -30,6 +30,16 @@ double WastedPerMiss(const WorkloadResult& r) {
   return r.misses ? static_cast<double>(wasted) / r.misses : 0;
 }
 
+void SetByLevel(const WorkloadResult& misses, Row* row) {
+  if (misses.misses == 0) return;
+  row->by_level = true;
+  for (const auto& [level, c] : misses.by_level) {
+    if (level < 0 || level >= kMaxLevels) continue;
+    row->wasted_per_miss_at[level] = static_cast<double>(c.false_positives()) / misses.misses;
+    row->device_reads_per_miss_at[level] = static_cast<double>(c.cache_misses) / misses.misses;
+  }
+}
+
 std::string Header(const std::string& load, uint64_t cache_bytes, bool direct_reads,
                    const char* allocator, bool optimize_filters_for_memory, uint64_t ops,
                    double min_seconds, const std::string& device) {
@@ -64,6 +74,20 @@ void PrintRows(const std::vector<Row>& rows, const std::string& header) {
   }
   std::printf("# latencies in µs, Get as the application sees it%s; HR: block-cache hit ratio\n",
               " (direct reads: a block-cache miss is a device read)");
+  // Where the misses' wasted reads are, and which of them reach the device
+  // (a block of a small, hot level is often in the cache): once per load.
+  std::printf("# by level, over the wasted/m lookups: false positives / device reads per miss\n");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    if (!r.by_level || (i > 0 && rows[i - 1].run == r.run)) continue;
+    std::printf("%-22s %c %6g", r.policy.c_str(), r.layout, r.budget);
+    for (int level = 0; level < kMaxLevels; ++level) {
+      if (r.wasted_per_miss_at[level] == 0 && r.device_reads_per_miss_at[level] == 0) continue;
+      std::printf("  L%d %.5f / %.5f", level, r.wasted_per_miss_at[level],
+                  r.device_reads_per_miss_at[level]);
+    }
+    std::printf("\n");
+  }
 }
 
 namespace {
@@ -71,7 +95,7 @@ namespace {
 // The CSV's columns (bench/production_smoke.sh checks them).
 CsvRow CsvColumns(const Row& r) {
   const WorkloadResult& w = r.result;
-  return {
+  CsvRow row = {
       {"policy", r.policy},
       {"layout", std::string(1, r.layout)},
       {"budget_bits_per_key", FormatNumber(r.budget, "%g")},
@@ -110,6 +134,15 @@ CsvRow CsvColumns(const Row& r) {
            "%.4f")},
       {"setting", r.setting},
   };
+  for (int level = 0; level < kMaxLevels; ++level) {
+    row.push_back({"wasted_reads_per_miss_L" + std::to_string(level),
+                   FormatNumber(r.wasted_per_miss_at[level], "%.6f")});
+  }
+  for (int level = 0; level < kMaxLevels; ++level) {
+    row.push_back({"device_reads_per_miss_L" + std::to_string(level),
+                   FormatNumber(r.device_reads_per_miss_at[level], "%.6f")});
+  }
+  return row;
 }
 
 }  // namespace

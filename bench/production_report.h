@@ -23,8 +23,14 @@ struct Row {
   std::string shape;              // files per level, L0/.../L6
   double files_per_miss = 0;      // files whose key range holds an absent key
   double wasted_per_miss = 0;     // over --fp_misses absent keys
+  // The same lookups by level: false positives, and block-cache misses
+  // (device reads with direct reads), per absent key.
+  double wasted_per_miss_at[kMaxLevels] = {};
+  double device_reads_per_miss_at[kMaxLevels] = {};
+  bool by_level = false;          // the two above were counted
   int hit_percent = 0;
   int threads = 1;
+  size_t run = 0;                 // the rows of one rewrite share it
   WorkloadResult result;
 
   double BudgetedBitsPerKey() const { return alloc_budget ? alloc_bits_per_key : bits_per_key; }
@@ -35,6 +41,10 @@ struct Row {
 
 // Filter "may match" answers for files without the key, per absent key.
 double WastedPerMiss(const WorkloadResult& r);
+
+// Fills row's by-level figures from a workload of absent keys run with
+// Workload::by_level.
+void SetByLevel(const WorkloadResult& misses, Row* row);
 
 // "# ..." lines naming the run's settings, for the table and the CSV;
 // `device` is "disk" or the emulated device's model.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ctest production_bench.smoke: production_bench at a tiny size (seconds).
 # Its CSV has every column for every layout × policy × workload, all rows
-# on the same files per level, with plausible figures; a second run reuses
+# on the same files per level, with plausible figures and false positives
+# by level that add up to the total; a second run reuses
 # the load; --compact_to_last_level leaves one level; bad input is refused
 # with a message and touches nothing, before any load; --device_us slows
 # the reads it measures to the emulated device's; a second run on a
@@ -25,7 +26,7 @@ TINY=(--keys=20000 --value_bytes=200 --write_buffer_bytes=262144 --target_file_b
   fail "the tiny run exited with $?"
 [ ! -e "$DIR/out.csv.partial" ] || fail "a .partial CSV was left behind"
 want="policy,layout,budget_bits_per_key,bits_per_key,alloc_bits_per_key,filter_bytes"
-head -2 "$DIR/out.csv" | tail -1 | grep -q "^$want,.*,wasted_reads_per_miss,.*,miss_p999_us,.*,filter_cache_hit_ratio,setting$" ||
+head -2 "$DIR/out.csv" | tail -1 | grep -q "^$want,.*,wasted_reads_per_miss,.*,miss_p999_us,.*,filter_cache_hit_ratio,setting,wasted_reads_per_miss_L0,.*,wasted_reads_per_miss_L6,device_reads_per_miss_L0,.*,device_reads_per_miss_L6$" ||
   fail "CSV header: $(head -2 "$DIR/out.csv" | tail -1)"
 rows=$(tail -n +3 "$DIR/out.csv" | wc -l)
 [ "$rows" -eq 16 ] || fail "want 16 rows (2 layouts x 2 policies x 2 mixes x 2 thread counts), got $rows"
@@ -35,6 +36,21 @@ awk -F, 'NR > 2 {
            if ($12 <= 0) { print "no ops/s: " $0; bad = 1 }
            if ($16 < 0 || $16 > 0.1) { print "wasted reads per miss: " $0; bad = 1 } }
          END { exit bad }' "$DIR/out.csv" || fail "implausible rows"
+# By level (the same absent keys, counted per level): the false positives
+# add up to the total, and in layout a (indexes and filters held by the
+# table readers) each one reads at most its data block from the device.
+awk -F, 'NR == 2 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+         NR > 2 {
+           sum = 0
+           for (l = 0; l < 7; l++) {
+             w = $c["wasted_reads_per_miss_L" l]; d = $c["device_reads_per_miss_L" l]
+             sum += w
+             if ($c["layout"] == "a" && d > w + 1e-6) { print "L" l " device > wasted: " $0; bad = 1 }
+           }
+           t = $c["wasted_reads_per_miss"]
+           if (sum - t > 1e-5 || t - sum > 1e-5) { print "levels " sum " vs " t ": " $0; bad = 1 }
+           if ($c["policy"] == "rocksdb.Bloom" && sum <= 0) { print "no false positives: " $0; bad = 1 } }
+         END { exit bad }' "$DIR/out.csv" || fail "by-level columns"
 
 "$BIN" "${TINY[@]}" --policies=sstfilter.Ribbon --layouts=a --db_dir="$DIR/db" > /dev/null 2> "$LOG" ||
   fail "the second run exited with $?"
