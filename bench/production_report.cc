@@ -75,7 +75,8 @@ void PrintRows(const std::vector<Row>& rows, const std::string& header) {
   std::printf("# latencies in µs, Get as the application sees it%s; HR: block-cache hit ratio\n",
               " (direct reads: a block-cache miss is a device read)");
   // Where the misses' wasted reads are, and which of them reach the device
-  // (a block of a small, hot level is often in the cache): once per load.
+  // (a block of a small, hot level is often in the cache): once per policy
+  // run, whose rows share the counts.
   std::printf("# by level, over the wasted/m lookups: false positives / device reads per miss\n");
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
