@@ -40,7 +40,7 @@ inline ROCKSDB_NAMESPACE::Status InsertReservation(ROCKSDB_NAMESPACE::Cache* cac
                                                    const ROCKSDB_NAMESPACE::Slice& key,
                                                    size_t charge,
                                                    ROCKSDB_NAMESPACE::Cache::Handle** handle) {
-#if SSTF_ROCKSDB_AT_LEAST(8, 0)
+#if SSTF_ROCKSDB_AT_LEAST(7, 10)
   static const ROCKSDB_NAMESPACE::Cache::CacheItemHelper kHelper(
       ROCKSDB_NAMESPACE::CacheEntryRole::kFilterConstruction);
   return cache->Insert(key, nullptr, &kHelper, charge, handle);
