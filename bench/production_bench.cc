@@ -8,7 +8,9 @@
 // its own into its own level (DB::CompactFiles, one file in, one out) with
 // that policy's filter. So every row is measured on the same files, with
 // the same keys in the same levels; each rewrite is checked against the
-// loaded shape, and a row whose shape differs is fatal.
+// loaded shape, and a row whose shape differs is fatal. With --rounds each
+// policy of a layout rewrites its own copy of the load (hard links), and
+// the timed workloads run in slices, the policies taking turns.
 //
 // Layouts:
 //   a  filters held by the table readers (RocksDB's default,
@@ -29,6 +31,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
+#include <rocksdb/utilities/checkpoint.h>
 #include <rocksdb/write_batch.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -110,6 +113,11 @@ DEFINE_string(allocator, "jemalloc", "Allocator: system or jemalloc (production 
 DEFINE_string(optimize_filters_for_memory, "auto",
               "true, false or auto (RocksDB >= 9.2's default under jemalloc: on; else off).");
 DEFINE_uint64(seed, 0, "Seed for the key stream; same seed, same keys.");
+DEFINE_int32(rounds, 1,
+             "Timed workloads in this many slices, the policies of a layout taking turns slice "
+             "by slice, each on its own copy of the load (policies x SST bytes of disk, policies "
+             "x block cache of memory), so the machine's drift weighs on every policy alike; "
+             "1: each policy's workloads in one go, on the one copy.");
 
 namespace sstfilter::bench {
 namespace {
@@ -425,29 +433,39 @@ double AllocatedBitsPerKey(rdb::DB* db, uint64_t entries) {
   return entries ? 8.0 * static_cast<double>(bytes) / static_cast<double>(entries) : 0;
 }
 
-// Opens the rewritten database for reading, checks its filters, warms the
-// block cache and runs every workload.
-std::vector<Row> Measure(const std::string& dir, const PolicySpec& spec, char layout,
-                         uint64_t cache_bytes, const Shape& loaded, double files_per_miss,
-                         const std::string& label) {
-  rdb::Options options = DbOptions(&spec, layout, cache_bytes, std::make_shared<ShapeListener>());
-  options.disable_auto_compactions = true;
-  options.use_direct_reads = FLAGS_direct_reads;
-  if (g_device_env) options.env = g_device_env;
-  std::unique_ptr<rdb::DB> db = Open(options, dir);
-  const TableSummary tables = SummarizeTables(db.get(), {spec.expected_name}, spec.some_unfiltered);
+// A rewritten database open for measuring: its filters checked, its block
+// cache warm, its wasted reads per miss counted (in `base`).
+struct Prepared {
+  rdb::Options options;
+  std::unique_ptr<rdb::DB> db;
+  Row base;
+  std::string label;
+};
+
+Prepared Prepare(const std::string& dir, const PolicySpec& spec, char layout,
+                 uint64_t cache_bytes, const Shape& loaded, double files_per_miss,
+                 const std::string& label) {
+  Prepared p;
+  p.label = label;
+  p.options = DbOptions(&spec, layout, cache_bytes, std::make_shared<ShapeListener>());
+  p.options.disable_auto_compactions = true;
+  p.options.use_direct_reads = FLAGS_direct_reads;
+  if (g_device_env) p.options.env = g_device_env;
+  p.db = Open(p.options, dir);
+  rdb::DB* db = p.db.get();
+  const TableSummary tables = SummarizeTables(db, {spec.expected_name}, spec.some_unfiltered);
   if (!tables.wrong_policy.empty()) {
     Fatal(label + ": " + tables.wrong_policy[0] + ": not the filter requested");
   }
-  if (!(ShapeOf(db.get()) == loaded)) Fatal(label + ": the shape is not the loaded one");
+  if (!(ShapeOf(db) == loaded)) Fatal(label + ": the shape is not the loaded one");
 
-  Row base;
+  Row& base = p.base;
   base.policy = spec.policy;
   base.layout = layout;
   base.budget = spec.budget;
   base.setting = spec.setting;
   base.bits_per_key = tables.BitsPerKey();
-  base.alloc_bits_per_key = AllocatedBitsPerKey(db.get(), tables.entries);
+  base.alloc_bits_per_key = AllocatedBitsPerKey(db, tables.entries);
   base.alloc_budget = RunningOnJemalloc();
   base.filter_bytes = tables.filter_bytes;
   base.cache_bytes = cache_bytes;
@@ -456,8 +474,8 @@ std::vector<Row> Measure(const std::string& dir, const PolicySpec& spec, char la
 
   std::string error;
   WorkloadResult ignored;
-  if (!RunWorkload(db.get(), options.statistics.get(), {50, 2, FLAGS_warmup_ops, 1}, FLAGS_keys,
-                   Key, Value, &ignored, &error)) {
+  if (!RunWorkload(db, p.options.statistics.get(), {50, 2, FLAGS_warmup_ops, 1}, FLAGS_keys, Key,
+                   Value, &ignored, &error)) {
     Fatal(label + " warm-up: " + error);
   }
   // Wasted reads per miss from many more misses than the timed workloads
@@ -465,40 +483,138 @@ std::vector<Row> Measure(const std::string& dir, const PolicySpec& spec, char la
   WorkloadResult fp;
   Workload misses{0, 2, FLAGS_fp_misses, 2};
   misses.by_level = true;
-  if (!RunWorkload(db.get(), options.statistics.get(), misses, FLAGS_keys, Key, Value, &fp,
-                   &error)) {
+  if (!RunWorkload(db, p.options.statistics.get(), misses, FLAGS_keys, Key, Value, &fp, &error)) {
     Fatal(label + " misses: " + error);
   }
   base.wasted_per_miss = WastedPerMiss(fp);
   SetByLevel(fp, &base);
   std::fprintf(stderr, "[%s] %s: %.5f wasted reads per miss (%llu absent keys)\n", kProgram,
                label.c_str(), base.wasted_per_miss, static_cast<unsigned long long>(fp.misses));
-  std::vector<Row> rows;
+  return p;
+}
+
+// The timed workloads, --hit_percents × --threads, as (hit percent, threads).
+std::vector<std::pair<int, int>> TimedWorkloads() {
   std::vector<std::pair<std::string, double>> threads;
   std::string bad;
-  ParseBitsPerKeyList(FLAGS_threads, &threads, &bad);  // checked in Main
+  ParseBitsPerKeyList(FLAGS_threads, &threads, &bad);  // checked in CheckFlags
+  std::vector<std::pair<int, int>> workloads;
   for (const std::string& h : SplitCommas(FLAGS_hit_percents)) {
-    for (const auto& [text, t] : threads) {
-      Row row = base;
-      row.hit_percent = std::stoi(h);
-      row.threads = static_cast<int>(t);
-      const Workload w{row.hit_percent, row.threads, FLAGS_ops,
-                       Mix64(static_cast<uint64_t>(row.hit_percent) * 131 + row.threads),
-                       FLAGS_min_seconds};
-      if (!RunWorkload(db.get(), options.statistics.get(), w, FLAGS_keys, Key, Value, &row.result,
-                       &error)) {
-        Fatal(label + ": " + error);
+    for (const auto& [text, t] : threads) workloads.emplace_back(std::stoi(h), static_cast<int>(t));
+  }
+  return workloads;
+}
+
+// Slice `round` of --rounds of a timed workload: every policy gets the same
+// lookups in the same slice, other lookups in each slice.
+Workload TimedSlice(int hit_percent, int threads, int round) {
+  const uint64_t salt = Mix64(static_cast<uint64_t>(hit_percent) * 131 + threads) ^
+                        (round > 0 ? Mix64(0x5EED0000ULL + static_cast<uint64_t>(round)) : 0);
+  return {hit_percent, threads, (FLAGS_ops + FLAGS_rounds - 1) / FLAGS_rounds, salt,
+          FLAGS_min_seconds / FLAGS_rounds};
+}
+
+Row FinishRow(const Prepared& p, int hit_percent, int threads, const WorkloadTally& tally) {
+  Row row = p.base;
+  row.hit_percent = hit_percent;
+  row.threads = threads;
+  row.result = tally.Result();
+  std::string slices;
+  if (tally.slice_ops_per_second.size() > 1) {
+    slices = " (rounds:";
+    for (double ops : tally.slice_ops_per_second) slices += " " + std::to_string(std::lround(ops));
+    slices += ")";
+  }
+  std::fprintf(stderr, "[%s] %s: %3d%% hits, %d thread%s: %.0f ops/s%s, %.4f device reads/lookup\n",
+               kProgram, p.label.c_str(), row.hit_percent, row.threads, row.threads > 1 ? "s" : "",
+               row.result.OpsPerSecond(), slices.c_str(),
+               static_cast<double>(row.result.counters.device_reads()) /
+                   static_cast<double>(row.result.hits + row.result.misses));
+  return row;
+}
+
+// Every timed workload on the prepared databases, in --rounds slices: in
+// each slice every database runs in turn, the first one rotating, so a
+// machine that speeds up or slows down during the run weighs on every
+// policy alike. Rows grouped by database, workloads in flag order.
+std::vector<Row> RunTimedWorkloads(std::vector<Prepared>& dbs) {
+  std::vector<std::vector<Row>> rows(dbs.size());
+  for (const auto& [hit_percent, threads] : TimedWorkloads()) {
+    std::vector<WorkloadTally> tallies(dbs.size());
+    for (int round = 0; round < FLAGS_rounds; ++round) {
+      if (FLAGS_rounds > 1) {
+        std::fprintf(stderr, "[%s] %d%% hits, %d thread%s: round %d of %d\n", kProgram, hit_percent,
+                     threads, threads > 1 ? "s" : "", round + 1, FLAGS_rounds);
       }
-      std::fprintf(stderr, "[%s] %s: %3d%% hits, %d thread%s: %.0f ops/s, %.4f device reads/lookup\n",
-                   kProgram, label.c_str(), row.hit_percent, row.threads, row.threads > 1 ? "s" : "",
-                   row.result.OpsPerSecond(),
-                   static_cast<double>(row.result.counters.device_reads()) /
-                       static_cast<double>(row.result.hits + row.result.misses));
-      rows.push_back(row);
+      for (size_t k = 0; k < dbs.size(); ++k) {
+        const size_t i = (round + k) % dbs.size();
+        std::string error;
+        if (!AddWorkloadRun(dbs[i].db.get(), dbs[i].options.statistics.get(),
+                            TimedSlice(hit_percent, threads, round), FLAGS_keys, Key, Value,
+                            &tallies[i], &error)) {
+          Fatal(dbs[i].label + ": " + error);
+        }
+      }
+    }
+    for (size_t i = 0; i < dbs.size(); ++i) {
+      rows[i].push_back(FinishRow(dbs[i], hit_percent, threads, tallies[i]));
     }
   }
+  std::vector<Row> all;
+  for (auto& r : rows) all.insert(all.end(), r.begin(), r.end());
+  return all;
+}
+
+void CloseAll(std::vector<Prepared>& dbs) {
+  for (Prepared& p : dbs) Check(p.db->Close(), "close");
+  dbs.clear();
+}
+
+// --rounds: the copies of the load, one per policy of a layout, under the
+// directory this program made for the run.
+std::string CopiesDir(const std::string& dir) {
+  return std::filesystem::path(dir).parent_path().string() + "/rounds";
+}
+
+// Removes copies an interrupted run left, and refuses a run the disk or the
+// memory cannot hold: every copy ends with its own SST bytes, and every
+// copy is open with its own block cache.
+void PrepareCopies(const std::string& copies, size_t count, const Shape& loaded,
+                   uint64_t cache_bytes) {
+  std::error_code ec;
+  std::filesystem::remove_all(copies, ec);
+  if (ec) Fatal("cannot remove " + copies + ": " + ec.message());
+  if (!std::filesystem::create_directories(copies, ec)) {
+    Fatal("cannot create " + copies + ": " + ec.message());
+  }
+  const double need = static_cast<double>(count) * loaded.sst_bytes + 2.0 * FLAGS_target_file_bytes;
+  const auto space = std::filesystem::space(copies, ec);
+  if (ec) Fatal("cannot read free space of " + copies + ": " + ec.message());
+  if (static_cast<double>(space.available) < need) {
+    Fatal("--rounds needs a copy of the load per policy, about " +
+          std::to_string(static_cast<uint64_t>(need / (1 << 20))) + " MiB free under " + copies +
+          ", there are " + std::to_string(space.available / (1 << 20)) +
+          " MiB: fewer policies per run, or --rounds=1");
+  }
+  const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
+  if (memory > 0 && static_cast<double>(count) * cache_bytes > 0.5 * memory) {
+    Fatal("--rounds keeps a block cache per policy open: " + std::to_string(count) + " x " +
+          std::to_string(cache_bytes >> 20) + " MiB is over half of this machine's memory; "
+          "fewer policies per run, or --rounds=1");
+  }
+}
+
+// A copy of the load that shares its files (hard links): rewriting the
+// copy's files replaces them in the copy only.
+void CopyLoad(const std::string& dir, const std::string& copy) {
+  rdb::Options options = DbOptions(nullptr, 'a', 8 << 20, nullptr);
+  options.disable_auto_compactions = true;
+  std::unique_ptr<rdb::DB> db = Open(options, dir);
+  rdb::Checkpoint* checkpoint = nullptr;
+  Check(rdb::Checkpoint::Create(db.get(), &checkpoint), "checkpoint " + dir);
+  std::unique_ptr<rdb::Checkpoint> owned(checkpoint);
+  Check(owned->CreateCheckpoint(copy), "copy the load to " + copy);
   Check(db->Close(), "close");
-  return rows;
 }
 
 // The files an absent key's lookup consults, on average (key ranges).
@@ -612,6 +728,7 @@ void CheckFlags() {
     std::fprintf(stderr, "[%s] emulated device: every SST read takes at least a draw of %s\n",
                  kProgram, model.Describe().c_str());
   }
+  if (FLAGS_rounds < 1 || FLAGS_rounds > 1000) Fatal("--rounds must be in [1, 1000]");
   if (!FLAGS_csv.empty() && FLAGS_csv == FLAGS_plot) Fatal("--csv and --plot name the same file");
   if (!FLAGS_plot.empty() && FLAGS_csv.empty()) Fatal("--plot needs --csv (it plots the CSV)");
   for (const std::string& out : {FLAGS_csv, FLAGS_plot}) {
@@ -698,20 +815,38 @@ int Main() {
   size_t run = 0;
   for (const std::string& layout : layouts) {
     const std::vector<PolicySpec> specs = Specs(loaded, layout[0]);
-    for (const PolicySpec& spec : specs) {
+    const std::string copies = CopiesDir(dir);
+    if (FLAGS_rounds > 1) PrepareCopies(copies, specs.size(), loaded, cache_bytes);
+    std::vector<Prepared> open;
+    for (size_t i = 0; i < specs.size(); ++i) {
+      const PolicySpec& spec = specs[i];
       const std::string label = spec.policy + " @" + spec.param + " layout " + layout + " (" +
                                 std::to_string(++run) + " of " +
                                 std::to_string(specs.size() * layouts.size()) + ")";
-      Rewrite(dir, spec, layout[0], loaded, label);
-      for (Row& row : Measure(dir, spec, layout[0], cache_bytes, loaded, files_per_miss, label)) {
-        row.run = run;
-        rows.push_back(std::move(row));
+      std::string at = dir;
+      if (FLAGS_rounds > 1) {
+        at = copies + "/" + std::to_string(i);
+        CopyLoad(dir, at);
       }
+      Rewrite(at, spec, layout[0], loaded, label);
+      open.push_back(Prepare(at, spec, layout[0], cache_bytes, loaded, files_per_miss, label));
+      open.back().base.run = run;
+      if (FLAGS_rounds == 1) {
+        for (Row& row : RunTimedWorkloads(open)) rows.push_back(std::move(row));
+        CloseAll(open);
+      }
+    }
+    if (FLAGS_rounds > 1) {
+      for (Row& row : RunTimedWorkloads(open)) rows.push_back(std::move(row));
+      CloseAll(open);
+      std::error_code ec;
+      std::filesystem::remove_all(copies, ec);
+      if (ec) Fatal("cannot remove " + copies + ": " + ec.message());
     }
   }
   const std::string header = Header(LoadSignature(), cache_bytes, FLAGS_direct_reads,
                                     AllocatorName(), OptimizeFiltersForMemory(), FLAGS_ops,
-                                    FLAGS_min_seconds, g_device);
+                                    FLAGS_min_seconds, FLAGS_rounds, g_device);
   PrintRows(rows, header);
   if (!FLAGS_csv.empty()) {
     if (!WriteRowsCsv(FLAGS_csv, rows, header)) Fatal("cannot write " + FLAGS_csv);

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <rocksdb/db.h>
 #include <rocksdb/statistics.h>
@@ -30,6 +31,7 @@ struct ReadCounters {
 
   static ReadCounters Capture(ROCKSDB_NAMESPACE::Statistics* statistics);
   ReadCounters Minus(const ReadCounters& before) const;
+  void Add(const ReadCounters& other);
   // Every block-cache miss reads its block from the file: with direct reads,
   // from the device.
   uint64_t device_reads() const { return value[kDataMiss] + value[kIndexMiss] + value[kFilterMiss]; }
@@ -58,6 +60,18 @@ struct WorkloadResult {
   double OpsPerSecond() const { return seconds > 0 ? (hits + misses) / seconds : 0; }
 };
 
+// The lookups of one or more runs of a workload, summed: production_bench
+// --rounds runs each workload in slices, policy after policy, and a row
+// summarises its policy's slices (latency percentiles over every lookup).
+struct WorkloadTally {
+  double seconds = 0;
+  ReadCounters counters;
+  std::vector<double> hit_us, miss_us;
+  std::map<int, LevelFilterCounts> by_level;
+  std::vector<double> slice_ops_per_second;  // one per run added
+  WorkloadResult Result() const;
+};
+
 // Keys of the database: key(i) for i < keys is present with value(i); any
 // i >= keys is absent. Returns false and sets *error if a present key is
 // not found with its value or an absent one is found.
@@ -66,5 +80,12 @@ bool RunWorkload(ROCKSDB_NAMESPACE::DB* db, ROCKSDB_NAMESPACE::Statistics* stati
                  const std::function<std::string(uint64_t)>& key,
                  const std::function<std::string(uint64_t)>& value, WorkloadResult* result,
                  std::string* error);
+
+// The same, adding the run's lookups to *tally.
+bool AddWorkloadRun(ROCKSDB_NAMESPACE::DB* db, ROCKSDB_NAMESPACE::Statistics* statistics,
+                    const Workload& workload, uint64_t keys,
+                    const std::function<std::string(uint64_t)>& key,
+                    const std::function<std::string(uint64_t)>& value, WorkloadTally* tally,
+                    std::string* error);
 
 }  // namespace sstfilter::bench

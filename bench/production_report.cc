@@ -42,15 +42,15 @@ void SetByLevel(const WorkloadResult& misses, Row* row) {
 
 std::string Header(const std::string& load, uint64_t cache_bytes, bool direct_reads,
                    const char* allocator, bool optimize_filters_for_memory, uint64_t ops,
-                   double min_seconds, const std::string& device) {
+                   double min_seconds, int rounds, const std::string& device) {
   char buf[640];
   std::snprintf(buf, sizeof(buf),
                 "# %s block_cache=%llu direct_reads=%d allocator=%s "
                 "optimize_filters_for_memory=%d ops=%llu min_seconds=%g compression=default "
-                "format_version=5 dynamic_level_bytes=1 device=%s\n",
+                "format_version=5 dynamic_level_bytes=1 rounds=%d device=%s\n",
                 load.c_str(), static_cast<unsigned long long>(cache_bytes), direct_reads ? 1 : 0,
                 allocator, optimize_filters_for_memory ? 1 : 0,
-                static_cast<unsigned long long>(ops), min_seconds, device.c_str());
+                static_cast<unsigned long long>(ops), min_seconds, rounds, device.c_str());
   return buf;
 }
 

@@ -50,7 +50,7 @@ void SetByLevel(const WorkloadResult& misses, Row* row);
 // `device` is "disk" or the emulated device's model.
 std::string Header(const std::string& load, uint64_t cache_bytes, bool direct_reads,
                    const char* allocator, bool optimize_filters_for_memory, uint64_t ops,
-                   double min_seconds, const std::string& device);
+                   double min_seconds, int rounds, const std::string& device);
 
 void PrintRows(const std::vector<Row>& rows, const std::string& header);
 

@@ -4,7 +4,8 @@
 # on the same files per level, with plausible figures and false positives
 # by level that add up to the total; a second run reuses
 # the load; --compact_to_last_level leaves one level; bad input is refused
-# with a message and touches nothing, before any load; --device_us slows
+# with a message and touches nothing, before any load; --rounds gives the
+# same rows from copies of the load it removes after; --device_us slows
 # the reads it measures to the emulated device's; a second run on a
 # directory in use is refused; an interrupted run removes what it made.
 #
@@ -58,6 +59,19 @@ awk -F, 'NR == 2 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 grep -q "reusing the load" "$LOG" || fail "the second run did not reuse the load"
 head -1 "$DIR/out.csv" | grep -q " device=disk$" || fail "the CSV does not name the disk"
 
+# --rounds: the policies take turns slice by slice, each on its own copy of
+# the load, rewritten as the one copy is: the same false positives as the
+# first run's layout-a rows, every round run, and no copy left after.
+"$BIN" "${TINY[@]}" --layouts=a --rounds=3 --db_dir="$DIR/db" --csv="$DIR/rounds.csv" \
+  > /dev/null 2> "$LOG" || fail "the --rounds run exited with $?"
+head -1 "$DIR/rounds.csv" | grep -q " rounds=3 " || fail "the CSV does not name the rounds"
+[ "$(grep -c "round 3 of 3" "$LOG")" -eq 4 ] || fail "want round 3 of 3 for each of 4 workloads"
+grep -q "ops/s (rounds: [0-9]* [0-9]* [0-9]*)" "$LOG" || fail "no ops/s per round in the log"
+[ ! -e "$DIR/db/rounds" ] || fail "--rounds left its copies in $DIR/db/rounds"
+diff <(awk -F, 'NR > 2 && $2 == "a" { print $1, $10, $11, $16 }' "$DIR/out.csv") \
+     <(awk -F, 'NR > 2 { print $1, $10, $11, $16 }' "$DIR/rounds.csv") > /dev/null ||
+  fail "--rounds rows differ from the first run's layout a (policy, hits, threads, wasted reads per miss)"
+
 # An emulated device of a fixed 3 ms: a hit that reads a block from the
 # file takes at least that (~0.9 device reads per hit here).
 "$BIN" "${TINY[@]}" --policies=sstfilter.Ribbon --layouts=a --hit_percents=100 --threads=1 \
@@ -90,6 +104,7 @@ refused "holds a load with other flags" --db_dir="$DIR/db" --compact_to_last_lev
 refused "bad policy\|NotSupported\|not found\|unknown" --db_dir="$DIR/db" --policies=no.such.Policy
 refused "layouts" --db_dir="$DIR/db" --layouts=c
 refused "MEDIAN,MEAN" --db_dir="$DIR/db" --device_us=510,120
+refused "rounds" --db_dir="$DIR/db" --rounds=0
 # Checked before any load: a new directory stays empty.
 refused "in --bits_per_key" --db_dir="$DIR/early" --bits_per_key=abc
 refused "no directory" --db_dir="$DIR/early" --csv="$DIR/no/such/dir/out.csv"
