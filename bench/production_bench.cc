@@ -324,17 +324,23 @@ bool PrepareDir(const std::string& dir) {
 
 // Disk the load needs: every entry uncompressed with its overheads, plus
 // half again for compactions in flight and one rewritten file.
-void CheckDiskSpace(const std::string& dir, bool loaded) {
-  const double entry = 16 + 8 + FLAGS_value_bytes + 16;
-  const double need = (loaded ? 0 : 1.5 * entry * FLAGS_keys) + 2.0 * FLAGS_target_file_bytes;
+// Refuses a run with less than `need` bytes free under `dir`; `advice`
+// says what to change.
+void RequireFreeSpace(const std::string& dir, double need, const std::string& advice) {
   std::error_code ec;
   const auto space = std::filesystem::space(dir, ec);
   if (ec) Fatal("cannot read free space of " + dir + ": " + ec.message());
   if (static_cast<double>(space.available) < need) {
     Fatal("the run needs about " + std::to_string(static_cast<uint64_t>(need / (1 << 20))) +
           " MiB free under " + dir + ", there are " +
-          std::to_string(space.available / (1 << 20)) + " MiB: use --db_dir elsewhere or fewer --keys");
+          std::to_string(space.available / (1 << 20)) + " MiB: " + advice);
   }
+}
+
+void CheckDiskSpace(const std::string& dir, bool loaded) {
+  const double entry = 16 + 8 + FLAGS_value_bytes + 16;
+  const double need = (loaded ? 0 : 1.5 * entry * FLAGS_keys) + 2.0 * FLAGS_target_file_bytes;
+  RequireFreeSpace(dir, need, "use --db_dir elsewhere or fewer --keys");
 }
 
 // Keys per L0 file of the tail: about a full memtable (an entry costs its
@@ -576,44 +582,43 @@ std::string CopiesDir(const std::string& dir) {
   return std::filesystem::path(dir).parent_path().string() + "/rounds";
 }
 
-// Removes copies an interrupted run left, and refuses a run the disk or the
-// memory cannot hold: every copy ends with its own SST bytes, and every
-// copy is open with its own block cache.
-void PrepareCopies(const std::string& copies, size_t count, const Shape& loaded,
-                   uint64_t cache_bytes) {
+void RemoveCopies(const std::string& copies) {
   std::error_code ec;
   std::filesystem::remove_all(copies, ec);
   if (ec) Fatal("cannot remove " + copies + ": " + ec.message());
+}
+
+// Copies of the load, copies/0 to copies/(count - 1), that share its files
+// (hard links): rewriting a copy's files replaces them in that copy only.
+// First removes copies an interrupted run left, and refuses a run the disk
+// or the memory cannot hold: every copy ends with its own SST bytes, and
+// every copy is open with its own block cache.
+void CopyLoad(const std::string& dir, const std::string& copies, size_t count, const Shape& loaded,
+              uint64_t cache_bytes) {
+  RemoveCopies(copies);
+  std::error_code ec;
   if (!std::filesystem::create_directories(copies, ec)) {
     Fatal("cannot create " + copies + ": " + ec.message());
   }
-  const double need = static_cast<double>(count) * loaded.sst_bytes + 2.0 * FLAGS_target_file_bytes;
-  const auto space = std::filesystem::space(copies, ec);
-  if (ec) Fatal("cannot read free space of " + copies + ": " + ec.message());
-  if (static_cast<double>(space.available) < need) {
-    Fatal("--rounds needs a copy of the load per policy, about " +
-          std::to_string(static_cast<uint64_t>(need / (1 << 20))) + " MiB free under " + copies +
-          ", there are " + std::to_string(space.available / (1 << 20)) +
-          " MiB: fewer policies per run, or --rounds=1");
-  }
+  RequireFreeSpace(copies,
+                   static_cast<double>(count) * loaded.sst_bytes + 2.0 * FLAGS_target_file_bytes,
+                   "--rounds needs a copy of the load per policy: fewer policies per run, or "
+                   "--rounds=1");
   const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
   if (memory > 0 && static_cast<double>(count) * cache_bytes > 0.5 * memory) {
     Fatal("--rounds keeps a block cache per policy open: " + std::to_string(count) + " x " +
           std::to_string(cache_bytes >> 20) + " MiB is over half of this machine's memory; "
           "fewer policies per run, or --rounds=1");
   }
-}
-
-// A copy of the load that shares its files (hard links): rewriting the
-// copy's files replaces them in the copy only.
-void CopyLoad(const std::string& dir, const std::string& copy) {
   rdb::Options options = DbOptions(nullptr, 'a', 8 << 20, nullptr);
   options.disable_auto_compactions = true;
   std::unique_ptr<rdb::DB> db = Open(options, dir);
   rdb::Checkpoint* checkpoint = nullptr;
   Check(rdb::Checkpoint::Create(db.get(), &checkpoint), "checkpoint " + dir);
   std::unique_ptr<rdb::Checkpoint> owned(checkpoint);
-  Check(owned->CreateCheckpoint(copy), "copy the load to " + copy);
+  for (size_t i = 0; i < count; ++i) {
+    Check(owned->CreateCheckpoint(copies + "/" + std::to_string(i)), "copy the load to " + copies);
+  }
   Check(db->Close(), "close");
 }
 
@@ -816,18 +821,14 @@ int Main() {
   for (const std::string& layout : layouts) {
     const std::vector<PolicySpec> specs = Specs(loaded, layout[0]);
     const std::string copies = CopiesDir(dir);
-    if (FLAGS_rounds > 1) PrepareCopies(copies, specs.size(), loaded, cache_bytes);
+    if (FLAGS_rounds > 1) CopyLoad(dir, copies, specs.size(), loaded, cache_bytes);
     std::vector<Prepared> open;
     for (size_t i = 0; i < specs.size(); ++i) {
       const PolicySpec& spec = specs[i];
       const std::string label = spec.policy + " @" + spec.param + " layout " + layout + " (" +
                                 std::to_string(++run) + " of " +
                                 std::to_string(specs.size() * layouts.size()) + ")";
-      std::string at = dir;
-      if (FLAGS_rounds > 1) {
-        at = copies + "/" + std::to_string(i);
-        CopyLoad(dir, at);
-      }
+      const std::string at = FLAGS_rounds > 1 ? copies + "/" + std::to_string(i) : dir;
       Rewrite(at, spec, layout[0], loaded, label);
       open.push_back(Prepare(at, spec, layout[0], cache_bytes, loaded, files_per_miss, label));
       open.back().base.run = run;
@@ -839,9 +840,7 @@ int Main() {
     if (FLAGS_rounds > 1) {
       for (Row& row : RunTimedWorkloads(open)) rows.push_back(std::move(row));
       CloseAll(open);
-      std::error_code ec;
-      std::filesystem::remove_all(copies, ec);
-      if (ec) Fatal("cannot remove " + copies + ": " + ec.message());
+      RemoveCopies(copies);
     }
   }
   const std::string header = Header(LoadSignature(), cache_bytes, FLAGS_direct_reads,
