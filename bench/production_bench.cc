@@ -526,11 +526,7 @@ Row FinishRow(const Prepared& p, int hit_percent, int threads, const WorkloadTal
   row.threads = threads;
   row.result = tally.Result();
   std::string slices;
-  if (tally.slice_ops_per_second.size() > 1) {
-    slices = " (rounds:";
-    for (double ops : tally.slice_ops_per_second) slices += " " + std::to_string(std::lround(ops));
-    slices += ")";
-  }
+  if (tally.slice_ops_per_second.size() > 1) slices = " (rounds: " + SliceOps(row.result) + ")";
   std::fprintf(stderr, "[%s] %s: %3d%% hits, %d thread%s: %.0f ops/s%s, %.4f device reads/lookup\n",
                kProgram, p.label.c_str(), row.hit_percent, row.threads, row.threads > 1 ? "s" : "",
                row.result.OpsPerSecond(), slices.c_str(),

@@ -66,6 +66,7 @@ WorkloadResult WorkloadTally::Result() const {
   r.seconds = seconds;
   r.counters = counters;
   r.by_level = by_level;
+  r.slice_ops_per_second = slice_ops_per_second;
   r.hit_latency = Summarize(hit_us);
   r.miss_latency = Summarize(miss_us);
   return r;

@@ -57,6 +57,7 @@ struct WorkloadResult {
   LatencySummary hit_latency, miss_latency;
   ReadCounters counters;
   std::map<int, LevelFilterCounts> by_level;  // with Workload::by_level
+  std::vector<double> slice_ops_per_second;   // one per run (--rounds slice)
   double OpsPerSecond() const { return seconds > 0 ? (hits + misses) / seconds : 0; }
 };
 

@@ -1,5 +1,6 @@
 #include "bench/production_report.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -28,6 +29,14 @@ double WastedPerMiss(const WorkloadResult& r) {
   const uint64_t wasted =
       r.counters[ReadCounters::kPositive] - r.counters[ReadCounters::kTruePositive];
   return r.misses ? static_cast<double>(wasted) / r.misses : 0;
+}
+
+std::string SliceOps(const WorkloadResult& r) {
+  std::string out;
+  for (double ops : r.slice_ops_per_second) {
+    out += (out.empty() ? "" : " ") + std::to_string(std::llround(ops));
+  }
+  return out;
 }
 
 void SetByLevel(const WorkloadResult& misses, Row* row) {
@@ -143,6 +152,8 @@ CsvRow CsvColumns(const Row& r) {
     row.push_back({"device_reads_per_miss_L" + std::to_string(level),
                    FormatNumber(r.device_reads_per_miss_at[level], "%.6f")});
   }
+  // bench/production_ratios.sh compares policies slice by slice with it.
+  row.push_back({"ops_per_sec_by_round", SliceOps(w)});
   return row;
 }
 

@@ -42,6 +42,9 @@ struct Row {
 // Filter "may match" answers for files without the key, per absent key.
 double WastedPerMiss(const WorkloadResult& r);
 
+// Ops/s of each --rounds slice, rounded, separated by spaces.
+std::string SliceOps(const WorkloadResult& r);
+
 // Fills row's by-level figures from a workload of absent keys run with
 // Workload::by_level.
 void SetByLevel(const WorkloadResult& misses, Row* row);

@@ -5,7 +5,8 @@
 # by level that add up to the total; a second run reuses
 # the load; --compact_to_last_level leaves one level; bad input is refused
 # with a message and touches nothing, before any load; --rounds gives the
-# same rows from copies of the load it removes after; --device_us slows
+# same rows from copies of the load it removes after, with every slice's
+# ops/s, which bench/production_ratios.sh compares; --device_us slows
 # the reads it measures to the emulated device's; a second run on a
 # directory in use is refused; an interrupted run removes what it made.
 #
@@ -27,7 +28,7 @@ TINY=(--keys=20000 --value_bytes=200 --write_buffer_bytes=262144 --target_file_b
   fail "the tiny run exited with $?"
 [ ! -e "$DIR/out.csv.partial" ] || fail "a .partial CSV was left behind"
 want="policy,layout,budget_bits_per_key,bits_per_key,alloc_bits_per_key,filter_bytes"
-head -2 "$DIR/out.csv" | tail -1 | grep -q "^$want,.*,wasted_reads_per_miss,.*,miss_p999_us,.*,filter_cache_hit_ratio,setting,wasted_reads_per_miss_L0,.*,wasted_reads_per_miss_L6,device_reads_per_miss_L0,.*,device_reads_per_miss_L6$" ||
+head -2 "$DIR/out.csv" | tail -1 | grep -q "^$want,.*,wasted_reads_per_miss,.*,miss_p999_us,.*,filter_cache_hit_ratio,setting,wasted_reads_per_miss_L0,.*,wasted_reads_per_miss_L6,device_reads_per_miss_L0,.*,device_reads_per_miss_L6,ops_per_sec_by_round$" ||
   fail "CSV header: $(head -2 "$DIR/out.csv" | tail -1)"
 rows=$(tail -n +3 "$DIR/out.csv" | wc -l)
 [ "$rows" -eq 16 ] || fail "want 16 rows (2 layouts x 2 policies x 2 mixes x 2 thread counts), got $rows"
@@ -71,6 +72,14 @@ grep -q "ops/s (rounds: [0-9]* [0-9]* [0-9]*)" "$LOG" || fail "no ops/s per roun
 diff <(awk -F, 'NR > 2 && $2 == "a" { print $1, $10, $11, $16 }' "$DIR/out.csv") \
      <(awk -F, 'NR > 2 { print $1, $10, $11, $16 }' "$DIR/rounds.csv") > /dev/null ||
   fail "--rounds rows differ from the first run's layout a (policy, hits, threads, wasted reads per miss)"
+awk -F, 'NR > 2 { if (split($NF, s, " ") != 3 || !(s[1] > 0 && s[2] > 0 && s[3] > 0)) { print; bad = 1 } }
+         END { exit bad }' "$DIR/rounds.csv" || fail "want ops/s of 3 rounds in every row's last column"
+# Slice by slice against the reference: one row per workload, with the
+# lowest and highest ratio of a slice.
+ratios=$(bash "$(dirname "${BASH_SOURCE[0]}")/production_ratios.sh" "$DIR/rounds.csv" rocksdb.Bloom) ||
+  fail "production_ratios.sh exited with $?"
+[ "$(grep -cE '^a +10 +[0-9]+ +[12] +sstfilter\.Ribbon +[0-9.]+ +[0-9.]+-[0-9.]+ ' <<<"$ratios")" -eq 4 ] ||
+  fail "production_ratios.sh: want 4 rows of sstfilter.Ribbon with slice ranges, got: $ratios"
 
 # An emulated device of a fixed 3 ms: a hit that reads a block from the
 # file takes at least that (~0.9 device reads per hit here).
