@@ -123,11 +123,13 @@ standalone() {
   skipped="$(grep -c '(Skipped)' "$dir/ctest.log" || true)"
   STANDALONE_RESULT="$summary, $skipped skipped"
   if [ "$skipped" != 0 ]; then
-    # Each skip's reason, from the test's own message.
-    grep '(Skipped)' "$dir/ctest.log" | sed 's/^.*- //; s/ (Skipped)//' | while read -r t; do
-      reason="$(cd "$build" && ctest -R "^${t//./\\.}\$" -V 2>/dev/null |
+    # Each skip's reason, from the test's own message; by test number, since
+    # a parameterised test's name holds its parameter's bytes.
+    grep '(Skipped)' "$dir/ctest.log" |
+      sed -n 's/^[[:space:]]*\([0-9][0-9]*\) - \(.*\) (Skipped)$/\1 \2/p' | while read -r n t; do
+      reason="$(cd "$build" && ctest -I "$n,$n" -V 2>/dev/null |
                 grep -A1 -m1 ': Skipped$' | tail -n1 | sed 's/^[0-9]*: //')"
-      log "$v: skipped $t: ${reason:-?}"
+      log "$v: skipped ${t%%  #*}: ${reason:-?}"
     done
   fi
   [ "$rc" = 0 ]
