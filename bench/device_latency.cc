@@ -6,9 +6,7 @@
 //
 //   ./build/bench/device_latency --dir=/var/tmp --file_mib=1024 --reads=5000
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/direct_reads.h"
 #include "bench/flag_help.h"
 
 DEFINE_string(dir, "/var/tmp",
@@ -36,6 +35,8 @@ DEFINE_uint64(seed, 1, "Seed for the read offsets.");
 
 namespace {
 
+using sstfilter::bench::LatencySummary;
+using sstfilter::bench::Summarize;
 using Clock = std::chrono::steady_clock;
 
 // The file the run writes, while it exists: removed on every error and on
@@ -54,18 +55,6 @@ void RemoveTempFileAndReraise(int sig) {
 [[noreturn]] void Die(const std::string& what, int error = errno) {
   if (g_temp_file[0] != '\0') unlink(g_temp_file);
   sstfilter::bench::Fatal(what + ": " + (error != 0 ? std::strerror(error) : "incomplete"));
-}
-
-struct Summary {
-  double median_us, mean_us, p99_us, p999_us;
-};
-
-Summary Summarize(std::vector<double> us) {
-  std::sort(us.begin(), us.end());
-  double sum = 0;
-  for (double v : us) sum += v;
-  auto at = [&](double q) { return us[std::min(us.size() - 1, static_cast<size_t>(q * us.size()))]; };
-  return {at(0.5), sum / us.size(), at(0.99), at(0.999)};
 }
 
 // Reads FLAGS_reads random aligned blocks of `fd`; microseconds each.
@@ -107,11 +96,7 @@ int main(int argc, char** argv) {
       FLAGS_file_mib == 0) {
     sstfilter::bench::Fatal("--block_bytes a multiple of 4096, --reads and --file_mib positive");
   }
-  // Linux takes O_DIRECT on tmpfs too from 6.6: its "direct" reads would
-  // be memory reads.
-  struct statfs fs {};
-  if (statfs(FLAGS_dir.c_str(), &fs) != 0) Die("statfs " + FLAGS_dir);
-  if (fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC) {
+  if (sstfilter::bench::InMemoryFileSystem(FLAGS_dir)) {
     sstfilter::bench::Fatal(FLAGS_dir + " is in memory (tmpfs): pick --dir on a disk");
   }
   const uint64_t file_bytes = FLAGS_file_mib << 20;
@@ -144,13 +129,13 @@ int main(int argc, char** argv) {
   const uint64_t blocks = file_bytes / FLAGS_block_bytes;
   const int direct = open(path.c_str(), O_RDONLY | O_DIRECT);
   if (direct < 0) Die("open O_DIRECT (a file system without it? pick --dir on a disk)");
-  const Summary d = Summarize(TimeReads(direct, blocks, "direct"));
+  const LatencySummary d = Summarize(TimeReads(direct, blocks, "direct"));
   close(direct);
   // Through the page cache: the same offsets, read once to load them, then timed.
   const int cached = open(path.c_str(), O_RDONLY);
   if (cached < 0) Die("open");
   TimeReads(cached, blocks, "warming the page cache");
-  const Summary c = Summarize(TimeReads(cached, blocks, "page cache"));
+  const LatencySummary c = Summarize(TimeReads(cached, blocks, "page cache"));
   close(cached);
   unlink(path.c_str());
   g_temp_file[0] = '\0';
@@ -159,9 +144,9 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(FLAGS_block_bytes),
               static_cast<unsigned long long>(FLAGS_file_mib), FLAGS_dir.c_str());
   std::printf("%-12s %10s %10s %10s %10s\n", "read", "median_us", "mean_us", "p99_us", "p99.9_us");
-  std::printf("%-12s %10.1f %10.1f %10.1f %10.1f\n", "direct", d.median_us, d.mean_us, d.p99_us,
+  std::printf("%-12s %10.1f %10.1f %10.1f %10.1f\n", "direct", d.p50_us, d.mean_us, d.p99_us,
               d.p999_us);
-  std::printf("%-12s %10.1f %10.1f %10.1f %10.1f\n", "page_cache", c.median_us, c.mean_us,
+  std::printf("%-12s %10.1f %10.1f %10.1f %10.1f\n", "page_cache", c.p50_us, c.mean_us,
               c.p99_us, c.p999_us);
   return 0;
 }

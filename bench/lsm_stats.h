@@ -11,6 +11,8 @@
 #include <rocksdb/db.h>
 #include <rocksdb/statistics.h>
 
+#include "bench/latency.h"
+
 namespace sstfilter::bench {
 
 constexpr int kMaxLevels = 7;  // RocksDB's default num_levels
@@ -117,15 +119,6 @@ class FileRanges {
   std::vector<Range> levels_[kMaxLevels];  // sorted by smallest for L1+
 };
 
-// Mean and percentiles of per-operation latencies, in microseconds (the
-// value at rank floor(n * q), n samples).
-struct LatencySummary {
-  double mean_us = 0;
-  double p50_us = 0;
-  double p99_us = 0;
-  double p999_us = 0;
-};
-LatencySummary Summarize(std::vector<double> latencies_us);
 
 // Polls until no flush or compaction is running, nor (if
 // `include_pending_compactions`) waiting to be scheduled. With automatic

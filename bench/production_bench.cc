@@ -58,6 +58,7 @@
 #include "bench/allocator.h"
 #include "bench/bench_util.h"
 #include "bench/db_util.h"
+#include "bench/direct_reads.h"
 #include "bench/emulated_device.h"
 #include "bench/flag_help.h"
 #include "bench/lsm_bound.h"
@@ -71,6 +72,7 @@
 #include "plugin/rocksdb/api_compat.h"
 #include "plugin/rocksdb/shape_listener.h"
 #include "plugin/tools/sst_filter_reader.h"
+#include "plugin/tools/text_output.h"
 
 DEFINE_string(policies,
               "rocksdb.Bloom,rocksdb.Ribbon,sstfilter.StandardBloom,sstfilter.BlockedBloom,"
@@ -113,6 +115,10 @@ DEFINE_string(allocator, "jemalloc", "Allocator: system or jemalloc (production 
 DEFINE_string(optimize_filters_for_memory, "auto",
               "true, false or auto (RocksDB >= 9.2's default under jemalloc: on; else off).");
 DEFINE_uint64(seed, 0, "Seed for the key stream; same seed, same keys.");
+DEFINE_uint64(probe_reads, 2000,
+              "Direct 4 KiB random reads of each rewritten database's SST files just before its "
+              "timed workloads, to show whether the disk serves every copy alike (a VM's disk "
+              "may serve recently written files faster); 0: none.");
 DEFINE_int32(rounds, 1,
              "Timed workloads in this many slices, the policies of a layout taking turns slice "
              "by slice, each on its own copy of the load (policies x SST bytes of disk, policies "
@@ -126,6 +132,11 @@ namespace rdb = ROCKSDB_NAMESPACE;
 using Clock = std::chrono::steady_clock;
 constexpr const char* kProgram = "production_bench";
 constexpr const char* kMarker = "PRODUCTION_BENCH";  // in every directory this program made
+// Copies whose files read this much apart (median) are flagged: a device
+// read ~20% slower moves a device-bound workload's ops/s about as much,
+// the spread of ops/s ratios between copies read alike on this disk.
+constexpr double kCopySpreadWarning = 1.2;
+using tools::FormatNumber;
 
 std::mutex g_temp_root_mu;
 std::string g_temp_root;  // a temporary directory this run created
@@ -535,6 +546,36 @@ Row FinishRow(const Prepared& p, int hit_percent, int threads, const WorkloadTal
   return row;
 }
 
+// The disk as each database's timed workloads will meet it: direct reads
+// of its own SST files, taken once all of them are written. Copies that
+// read at different speeds make ops/s ratios between them hold that
+// difference too; returns the slowest median over the fastest (1 when
+// fewer than two were probed).
+double ProbeCopies(std::vector<Prepared>& dbs) {
+  if (FLAGS_probe_reads == 0) return 1;
+  double fastest = 0, slowest = 0;
+  for (Prepared& p : dbs) {
+    std::vector<std::string> files;
+    for (const rdb::LiveFileMetaData& f : LiveFilesInOrder(p.db.get())) {
+      files.push_back(f.db_path + "/" + f.name);
+    }
+    std::string why;
+    if (!TimeDirectReads(files, FLAGS_probe_reads, 4096, FLAGS_seed + p.base.run,
+                         &p.base.copy_reads, &why)) {
+      std::fprintf(stderr, "[%s] %s: no direct reads of its files (%s)\n", kProgram,
+                   p.label.c_str(), why.c_str());
+      continue;
+    }
+    p.base.copy_probed = true;
+    const double median = p.base.copy_reads.p50_us;
+    std::fprintf(stderr, "[%s] %s: its files read from the disk in %.1f us median, %.1f us p99\n",
+                 kProgram, p.label.c_str(), median, p.base.copy_reads.p99_us);
+    fastest = fastest > 0 ? std::min(fastest, median) : median;
+    slowest = std::max(slowest, median);
+  }
+  return fastest > 0 ? slowest / fastest : 1;
+}
+
 // Every timed workload on the prepared databases, in --rounds slices: in
 // each slice every database runs in turn, the first one rotating, so a
 // machine that speeds up or slows down during the run weighs on every
@@ -812,6 +853,7 @@ int Main() {
                cache_bytes / 1048576.0, files_per_miss);
 
   std::vector<Row> rows;
+  std::vector<std::string> copy_warnings;
   const std::vector<std::string> layouts = SplitCommas(FLAGS_layouts);
   size_t run = 0;
   for (const std::string& layout : layouts) {
@@ -829,11 +871,20 @@ int Main() {
       open.push_back(Prepare(at, spec, layout[0], cache_bytes, loaded, files_per_miss, label));
       open.back().base.run = run;
       if (FLAGS_rounds == 1) {
+        ProbeCopies(open);
         for (Row& row : RunTimedWorkloads(open)) rows.push_back(std::move(row));
         CloseAll(open);
       }
     }
     if (FLAGS_rounds > 1) {
+      const double spread = ProbeCopies(open);
+      if (spread > kCopySpreadWarning) {
+        copy_warnings.push_back("WARNING: layout " + layout + ": the copies' files read " +
+                                FormatNumber(spread, "%.2f") +
+                                "x apart from the disk (median): ops/s ratios between the "
+                                "policies hold that difference too");
+        std::fprintf(stderr, "[%s] %s\n", kProgram, copy_warnings.back().c_str());
+      }
       for (Row& row : RunTimedWorkloads(open)) rows.push_back(std::move(row));
       CloseAll(open);
       RemoveCopies(copies);
@@ -849,6 +900,9 @@ int Main() {
   if (!FLAGS_plot.empty()) PlotRows(FLAGS_csv, FLAGS_plot);
   std::fprintf(stderr, "[%s] done: %zu rows in %.0f s\n", kProgram, rows.size(), Seconds(wall_start));
   WarnOffBudget(rows);
+  for (const std::string& warning : copy_warnings) {
+    std::fprintf(stderr, "[%s] %s\n", kProgram, warning.c_str());
+  }
   return 0;
 }
 

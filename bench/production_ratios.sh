@@ -4,7 +4,10 @@
 # With --rounds the policies took turns slice by slice on the same lookups,
 # so each slice's ratio is a comparison under the same machine state: the
 # lowest and highest slice ratio show how far one slice is from the next.
-# Also the ratios of device reads per lookup and of wasted reads per miss.
+# Also the ratios of device reads per lookup, of wasted reads per miss and
+# of the median direct read of each copy's files before the timed workloads
+# ("disk": above 1, the policy's copy read slower from the disk than the
+# reference's, and its ops/s ratio holds that too).
 # A policy named twice in the run (e.g. the reference first and last) is
 # listed as NAME#2. CSVs written before the per-slice column give no slices.
 #
@@ -28,6 +31,7 @@ awk -F, -v ref="$REF" '
   ops[key] = $col["ops_per_sec"]; dev[key] = $col["device_reads_per_lookup"]
   wasted[key] = $col["wasted_reads_per_miss"]
   slices[key] = ("ops_per_sec_by_round" in col) ? $col["ops_per_sec_by_round"] : ""
+  disk[key] = ("copy_read_median_us" in col) ? $col["copy_read_median_us"] : "-"
   if (!(group in gseen)) { gseen[group] = 1; groups[++ng] = group }
   if (!((group, name) in listed)) { listed[group, name] = 1; names[group] = names[group] "," name }
 }
@@ -35,8 +39,8 @@ function ratio(a, b) { return b > 0 ? a / b : 0 }
 END {
   if (bad) exit bad
   if (!header) { print "production_ratios.sh: no rows in the CSV" > "/dev/stderr"; exit 2 }
-  out = sprintf("%-6s %6s %4s %3s %-26s %8s %17s %9s %9s\n", "layout", "budget", "hit%", "thr",
-                "policy vs " ref, "ops/s", "slices (min-max)", "dev.reads", "wasted")
+  out = sprintf("%-6s %6s %4s %3s %-26s %8s %17s %9s %9s %6s\n", "layout", "budget", "hit%", "thr",
+                "policy vs " ref, "ops/s", "slices (min-max)", "dev.reads", "wasted", "disk")
   found = 0
   for (g = 1; g <= ng; g++) {
     split(groups[g], f, SUBSEP)
@@ -58,9 +62,10 @@ END {
       } else {
         range = "-"
       }
-      out = out sprintf("%-6s %6s %4s %3s %-26s %8.3f %17s %9.3f %9.3f\n", f[1], f[2], f[3], f[4],
+      d = (disk[k] > 0 && disk[r] > 0) ? sprintf("%.2f", disk[k] / disk[r]) : "-"
+      out = out sprintf("%-6s %6s %4s %3s %-26s %8.3f %17s %9.3f %9.3f %6s\n", f[1], f[2], f[3], f[4],
                         list[p], ratio(ops[k], ops[r]), range, ratio(dev[k], dev[r]),
-                        ratio(wasted[k], wasted[r]))
+                        ratio(wasted[k], wasted[r]), d)
       found = 1
     }
   }

@@ -152,6 +152,10 @@ CsvRow CsvColumns(const Row& r) {
     row.push_back({"device_reads_per_miss_L" + std::to_string(level),
                    FormatNumber(r.device_reads_per_miss_at[level], "%.6f")});
   }
+  row.push_back({"copy_read_median_us",
+                 r.copy_probed ? FormatNumber(r.copy_reads.p50_us, "%.1f") : std::string("-")});
+  row.push_back({"copy_read_p99_us",
+                 r.copy_probed ? FormatNumber(r.copy_reads.p99_us, "%.1f") : std::string("-")});
   // bench/production_ratios.sh compares policies slice by slice with it.
   row.push_back({"ops_per_sec_by_round", SliceOps(w)});
   return row;

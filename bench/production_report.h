@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/direct_reads.h"
 #include "bench/production_lookups.h"
 
 namespace sstfilter::bench {
@@ -31,6 +32,10 @@ struct Row {
   int hit_percent = 0;
   int threads = 1;
   size_t run = 0;                 // the rows of one rewrite share it
+  // Direct reads of this database's own SST files just before its timed
+  // workloads (--probe_reads); copy_probed false when none were made.
+  LatencySummary copy_reads;
+  bool copy_probed = false;
   WorkloadResult result;
 
   double BudgetedBitsPerKey() const { return alloc_budget ? alloc_bits_per_key : bits_per_key; }

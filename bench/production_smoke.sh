@@ -6,7 +6,8 @@
 # the load; --compact_to_last_level leaves one level; bad input is refused
 # with a message and touches nothing, before any load; --rounds gives the
 # same rows from copies of the load it removes after, with every slice's
-# ops/s, which bench/production_ratios.sh compares; --device_us slows
+# ops/s, which bench/production_ratios.sh compares, and each copy's read
+# latency from the disk; --device_us slows
 # the reads it measures to the emulated device's; a second run on a
 # directory in use is refused; an interrupted run removes what it made.
 #
@@ -28,7 +29,7 @@ TINY=(--keys=20000 --value_bytes=200 --write_buffer_bytes=262144 --target_file_b
   fail "the tiny run exited with $?"
 [ ! -e "$DIR/out.csv.partial" ] || fail "a .partial CSV was left behind"
 want="policy,layout,budget_bits_per_key,bits_per_key,alloc_bits_per_key,filter_bytes"
-head -2 "$DIR/out.csv" | tail -1 | grep -q "^$want,.*,wasted_reads_per_miss,.*,miss_p999_us,.*,filter_cache_hit_ratio,setting,wasted_reads_per_miss_L0,.*,wasted_reads_per_miss_L6,device_reads_per_miss_L0,.*,device_reads_per_miss_L6,ops_per_sec_by_round$" ||
+head -2 "$DIR/out.csv" | tail -1 | grep -q "^$want,.*,wasted_reads_per_miss,.*,miss_p999_us,.*,filter_cache_hit_ratio,setting,wasted_reads_per_miss_L0,.*,wasted_reads_per_miss_L6,device_reads_per_miss_L0,.*,device_reads_per_miss_L6,copy_read_median_us,copy_read_p99_us,ops_per_sec_by_round$" ||
   fail "CSV header: $(head -2 "$DIR/out.csv" | tail -1)"
 rows=$(tail -n +3 "$DIR/out.csv" | wc -l)
 [ "$rows" -eq 16 ] || fail "want 16 rows (2 layouts x 2 policies x 2 mixes x 2 thread counts), got $rows"
@@ -74,12 +75,29 @@ diff <(awk -F, 'NR > 2 && $2 == "a" { print $1, $10, $11, $16 }' "$DIR/out.csv")
   fail "--rounds rows differ from the first run's layout a (policy, hits, threads, wasted reads per miss)"
 awk -F, 'NR > 2 { if (split($NF, s, " ") != 3 || !(s[1] > 0 && s[2] > 0 && s[3] > 0)) { print; bad = 1 } }
          END { exit bad }' "$DIR/rounds.csv" || fail "want ops/s of 3 rounds in every row's last column"
+# Each copy's own files were read from the disk just before the timed
+# workloads, and every row has that copy's read latency; on a file system
+# in memory the log says why not, and the columns say "-".
+disk_ratio='[0-9]+\.[0-9]+'
+if grep -q "no direct reads of its files" "$LOG"; then
+  disk_ratio='-'
+  awk -F, 'NR == 2 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+           NR > 2 && $c["copy_read_median_us"] != "-" { bad = 1 } END { exit bad }' \
+    "$DIR/rounds.csv" || fail "copy read columns filled without direct reads"
+else
+  [ "$(grep -c "its files read from the disk in [0-9.]* us median" "$LOG")" -eq 2 ] ||
+    fail "want the read latency of each of the 2 copies in the log"
+  awk -F, 'NR == 2 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+           NR > 2 { m = $c["copy_read_median_us"]; p = $c["copy_read_p99_us"]
+                    if (!(m > 0 && p >= m)) { print; bad = 1 } } END { exit bad }' \
+    "$DIR/rounds.csv" || fail "want every row's copy read median > 0 and p99 >= median"
+fi
 # Slice by slice against the reference: one row per workload, with the
-# lowest and highest ratio of a slice.
+# lowest and highest ratio of a slice, and the copies' disk ratio.
 ratios=$(bash "$(dirname "${BASH_SOURCE[0]}")/production_ratios.sh" "$DIR/rounds.csv" rocksdb.Bloom) ||
   fail "production_ratios.sh exited with $?"
-[ "$(grep -cE '^a +10 +[0-9]+ +[12] +sstfilter\.Ribbon +[0-9.]+ +[0-9.]+-[0-9.]+ ' <<<"$ratios")" -eq 4 ] ||
-  fail "production_ratios.sh: want 4 rows of sstfilter.Ribbon with slice ranges, got: $ratios"
+[ "$(grep -cE "^a +10 +[0-9]+ +[12] +sstfilter\\.Ribbon +[0-9.]+ +[0-9.]+-[0-9.]+ .* $disk_ratio\$" <<<"$ratios")" -eq 4 ] ||
+  fail "production_ratios.sh: want 4 rows of sstfilter.Ribbon with slice ranges and a disk ratio, got: $ratios"
 
 # An emulated device of a fixed 3 ms: a hit that reads a block from the
 # file takes at least that (~0.9 device reads per hit here).
