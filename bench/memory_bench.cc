@@ -27,7 +27,11 @@
 // `bound.Ribbon` is computed, not built (bench/ribbon_bound.h): a Ribbon
 // filter with no overhead at all, at the lengths sstfilter's rounding picks
 // under the same allocator. Its fp_rate is the expected one, and its fp_vs
-// says how far any Ribbon filter can get from rocksdb.Ribbon's.
+// says how far any Ribbon filter can get from rocksdb.Ribbon's. With
+// sstfilter.Ribbon among the filters, a second table takes its filters
+// apart (bench/ribbon_costs.h): per range, its trailer, header, bump-code
+// and padding bytes and empty slots per filter, and its FP rate over the
+// bound's at its own lengths as each cost is added in turn.
 //
 //   ./build/bench/memory_bench --allocator=jemalloc --csv=out/memory_bench.csv
 #include <gflags/gflags.h>
@@ -50,6 +54,7 @@
 #include "bench/flag_help.h"
 #include "bench/keys.h"
 #include "bench/ribbon_bound.h"
+#include "bench/ribbon_costs.h"
 #include "plugin/core/bisect.h"
 #include "plugin/core/hash.h"
 #include "plugin/core/alloc_fit.h"
@@ -73,6 +78,9 @@ DEFINE_bool(optimize_filters_for_memory, true,
 DEFINE_string(allocator, "system", "jemalloc (re-runs with libjemalloc2 preloaded) or system.");
 DEFINE_string(csv, "", "If set, also write the results as CSV to this file.");
 DEFINE_uint64(seed, 1, "Seed for the filter sizes and keys.");
+DEFINE_bool(ribbon_costs, true,
+            "With sstfilter.Ribbon: a second table of where its FP rate goes over bound.Ribbon's "
+            "at its own lengths (trailer and header, bump codes, empty slots, column split).");
 
 namespace {
 
@@ -107,7 +115,10 @@ struct Measured {
   }
   double expected_fp_rate = NAN;  // bound.Ribbon: computed, not counted
   double fp_at_target = NAN;  // interpolated to --alloc_bits_per_key
+  sstfilter::bench::RibbonCosts costs;  // sstfilter.Ribbon with --ribbon_costs
 };
+
+constexpr char kSstRibbon[] = "sstfilter.Ribbon";
 
 std::shared_ptr<const rdb::FilterPolicy> MakePolicy(const std::string& filter, double setting) {
   sstfilter::tools::PolicyRequest request;
@@ -171,6 +182,15 @@ Measured Run(const std::string& filter, double setting, const std::vector<uint64
     if (!query) continue;
     const sstfilter::bits::Reader reader(*policy, block);
     for (uint64_t i = 0; i < sizes[f]; ++i) m.fns += !reader.MayMatch(key.Make("sstfmemp", f, i));
+    if (FLAGS_ribbon_costs && filter == kSstRibbon) {
+      std::vector<uint64_t> hashes;
+      for (uint64_t i = 0; i < sizes[f]; ++i) {
+        const rdb::Slice k = key.Make("sstfmemp", f, i);
+        hashes.push_back(sstfilter::HashKey(k.data(), k.size()));
+      }
+      sstfilter::bench::AddRibbonCosts(block.data(), block.size(), hashes.data(), hashes.size(),
+                                       &m.costs);
+    }
     for (uint64_t i = 0; i < FLAGS_queries_per_filter; ++i) {
       m.fps += reader.MayMatch(key.Make("sstfmemn", f, i));
     }
@@ -232,6 +252,31 @@ std::vector<uint64_t> RangeSizes(const std::string& range) {
 // One row per filter for one range of key counts: each filter calibrated
 // to the target, its FP rate at the target, and that against the built-in
 // of its family.
+// Where sstfilter.Ribbon's FP rate goes over the bound's at its own
+// lengths (bench/ribbon_costs.h), at the upper calibrated setting.
+const Row& CostsHeader() {
+  static const Row header = {"range", "filters", "trailer_bytes", "header_bytes", "code_bytes",
+                             "padding_bytes", "empty_slots", "x_trailer_header", "x_codes",
+                             "x_empty_slots", "x_built", "x_counted"};
+  return header;
+}
+
+Row CostsRow(const std::string& range, const Measured& m) {
+  const sstfilter::bench::RibbonCosts& c = m.costs;
+  const double f = static_cast<double>(c.filters);
+  auto per_filter = [&](uint64_t v) { return FormatNumber(static_cast<double>(v) / f, "%.1f"); };
+  auto over_bound = [&](double v) { return FormatNumber(v / c.bound, "%.4f"); };
+  // The counted FP rate covers every filter; the bound's mean is over the
+  // Ribbon filters, which are all of them unless some were skipped.
+  return {range, std::to_string(c.filters) + (c.skipped ? "+" + std::to_string(c.skipped) + "?" : ""),
+          per_filter(c.trailer_bytes), per_filter(c.header_bytes), per_filter(c.code_bytes),
+          per_filter(c.padding_bytes), per_filter(c.empty_slots), over_bound(c.no_header),
+          over_bound(c.no_codes), over_bound(c.no_empty), over_bound(c.built),
+          FormatNumber(m.FpRate() / (c.bound / f), "%.4f")};
+}
+
+std::vector<Row> g_cost_rows;
+
 std::vector<Row> MeasureRange(const std::string& range, const std::vector<std::string>& filters) {
   const std::vector<uint64_t> sizes = RangeSizes(range);
   std::vector<std::pair<std::string, Measured>> results;
@@ -244,6 +289,7 @@ std::vector<Row> MeasureRange(const std::string& range, const std::vector<std::s
     Measured m = Run(filter, hi_setting, sizes, true);
     if (lo_m.fns + m.fns != 0) Fatal(filter + ": false negatives");
     m.fp_at_target = FpRateAtTarget(lo_m, m);
+    if (m.costs.filters > 0) g_cost_rows.push_back(CostsRow(range, m));
     results.emplace_back(filter, m);
   }
   std::vector<Row> rows;
@@ -263,14 +309,7 @@ std::vector<Row> MeasureRange(const std::string& range, const std::vector<std::s
   return rows;
 }
 
-void PrintTable(const std::vector<Row>& rows) {
-  std::printf("# allocator=%s optimize_filters_for_memory=%d alloc_bits_per_key=%g num_filters=%llu "
-              "queries_per_filter=%llu seed=%llu\n",
-              sstfilter::bench::AllocatorName(), FLAGS_optimize_filters_for_memory ? 1 : 0,
-              FLAGS_alloc_bits_per_key, static_cast<unsigned long long>(FLAGS_num_filters),
-              static_cast<unsigned long long>(FLAGS_queries_per_filter),
-              static_cast<unsigned long long>(FLAGS_seed));
-  const Row& header = Header();
+void PrintRows(const Row& header, const std::vector<Row>& rows) {
   std::vector<size_t> width(header.size());
   for (size_t c = 0; c < header.size(); ++c) {
     width[c] = header[c].size();
@@ -284,6 +323,20 @@ void PrintTable(const std::vector<Row>& rows) {
   };
   print_row(header);
   for (const auto& row : rows) print_row(row);
+}
+
+void PrintTable(const std::vector<Row>& rows) {
+  std::printf("# allocator=%s optimize_filters_for_memory=%d alloc_bits_per_key=%g num_filters=%llu "
+              "queries_per_filter=%llu seed=%llu\n",
+              sstfilter::bench::AllocatorName(), FLAGS_optimize_filters_for_memory ? 1 : 0,
+              FLAGS_alloc_bits_per_key, static_cast<unsigned long long>(FLAGS_num_filters),
+              static_cast<unsigned long long>(FLAGS_queries_per_filter),
+              static_cast<unsigned long long>(FLAGS_seed));
+  PrintRows(Header(), rows);
+  if (g_cost_rows.empty()) return;
+  std::printf("\n# sstfilter.Ribbon's FP rate over bound.Ribbon's at its own lengths, each "
+              "fixed cost added in turn (bytes and slots per filter)\n");
+  PrintRows(CostsHeader(), g_cost_rows);
 }
 
 void WriteCsvFile(const std::string& path, const std::vector<Row>& rows) {
