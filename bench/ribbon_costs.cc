@@ -66,7 +66,6 @@ void AddRibbonCosts(const char* block, size_t len, uint64_t* hashes, size_t n,
   costs->code_bytes += code_bytes;
   costs->padding_bytes += columns_bytes - std::min(columns_bytes, solution_bytes);
   costs->empty_slots += stats.empty_slots;
-  costs->keys += n;
 }
 
 }  // namespace sstfilter::bench

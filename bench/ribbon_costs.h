@@ -27,7 +27,7 @@ struct RibbonCosts {
   double bound = 0, no_header = 0, no_codes = 0, no_empty = 0, built = 0;
   // Sums over filters, bytes and slots.
   uint64_t trailer_bytes = 0, header_bytes = 0, code_bytes = 0, padding_bytes = 0;
-  uint64_t empty_slots = 0, keys = 0;
+  uint64_t empty_slots = 0;
 };
 
 // Adds the sstfilter Ribbon block `block` (len bytes, built by the plugin
