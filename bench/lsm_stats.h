@@ -119,7 +119,6 @@ class FileRanges {
   std::vector<Range> levels_[kMaxLevels];  // sorted by smallest for L1+
 };
 
-
 // Polls until no flush or compaction is running, nor (if
 // `include_pending_compactions`) waiting to be scheduled. With automatic
 // compactions disabled a compaction can stay pending for ever: pass false.

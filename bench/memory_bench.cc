@@ -249,15 +249,12 @@ std::vector<uint64_t> RangeSizes(const std::string& range) {
   return sizes;
 }
 
-// One row per filter for one range of key counts: each filter calibrated
-// to the target, its FP rate at the target, and that against the built-in
-// of its family.
 // Where sstfilter.Ribbon's FP rate goes over the bound's at its own
 // lengths (bench/ribbon_costs.h), at the upper calibrated setting.
 const Row& CostsHeader() {
-  static const Row header = {"range", "filters", "trailer_bytes", "header_bytes", "code_bytes",
-                             "padding_bytes", "empty_slots", "x_trailer_header", "x_codes",
-                             "x_empty_slots", "x_built", "x_counted"};
+  static const Row header = {"range", "filters", "skipped", "trailer_bytes", "header_bytes",
+                             "code_bytes", "padding_bytes", "empty_slots", "x_trailer_header",
+                             "x_codes", "x_empty_slots", "x_built", "x_counted"};
   return header;
 }
 
@@ -267,9 +264,9 @@ Row CostsRow(const std::string& range, const Measured& m) {
   auto per_filter = [&](uint64_t v) { return FormatNumber(static_cast<double>(v) / f, "%.1f"); };
   auto over_bound = [&](double v) { return FormatNumber(v / c.bound, "%.4f"); };
   // The counted FP rate covers every filter; the bound's mean is over the
-  // Ribbon filters, which are all of them unless some were skipped.
-  return {range, std::to_string(c.filters) + (c.skipped ? "+" + std::to_string(c.skipped) + "?" : ""),
-          per_filter(c.trailer_bytes), per_filter(c.header_bytes), per_filter(c.code_bytes),
+  // Ribbon filters taken apart, which are all of them unless some were
+  // skipped.
+  return {range, std::to_string(c.filters), std::to_string(c.skipped), per_filter(c.trailer_bytes), per_filter(c.header_bytes), per_filter(c.code_bytes),
           per_filter(c.padding_bytes), per_filter(c.empty_slots), over_bound(c.no_header),
           over_bound(c.no_codes), over_bound(c.no_empty), over_bound(c.built),
           FormatNumber(m.FpRate() / (c.bound / f), "%.4f")};
@@ -277,6 +274,9 @@ Row CostsRow(const std::string& range, const Measured& m) {
 
 std::vector<Row> g_cost_rows;
 
+// One row per filter for one range of key counts: each filter calibrated
+// to the target, its FP rate at the target, and that against the built-in
+// of its family.
 std::vector<Row> MeasureRange(const std::string& range, const std::vector<std::string>& filters) {
   const std::vector<uint64_t> sizes = RangeSizes(range);
   std::vector<std::pair<std::string, Measured>> results;
