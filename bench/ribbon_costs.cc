@@ -12,6 +12,38 @@
 #include "plugin/core/ribbon_builder.h"
 
 namespace sstfilter::bench {
+namespace {
+
+// Expected FP rate of the filter as built, an absent key's query routed as
+// the reader routes it: a start at a bumped offset of its bucket moves on
+// to the next layer (a new hash, any of that layer's starts alike); a start
+// elsewhere checks the r_lo or r_lo + 1 columns of its block.
+double RoutedFpRate(const RibbonReader& reader, const ribbon::Tuning& tuning) {
+  const uint32_t thresholds[4] = {0, tuning.t1, tuning.t2, 1u << tuning.log_bucket};
+  const uint64_t offset_mask = (uint64_t{1} << tuning.log_bucket) - 1;
+  double reach = 1, fp = 0;
+  for (int j = 0; j < reader.num_layers() && reach > 0; ++j) {
+    const RibbonReader::Layer& layer = reader.layer(j);
+    double here = 0;
+    uint64_t bumped = 0;
+    for (uint64_t o = 0; o < layer.start_range; ++o) {
+      if (layer.meta != nullptr &&
+          (o & offset_mask) < thresholds[ribbon::BumpCode(layer.meta, o >> tuning.log_bucket)]) {
+        ++bumped;
+        continue;
+      }
+      const uint64_t block = (layer.first_slot + o) / ribbon::kBlockSlots;
+      here += std::ldexp(1.0, -static_cast<int>(
+                                  ribbon::Columns(block, reader.lower_blocks(), reader.r_lo())));
+    }
+    const double range = static_cast<double>(layer.start_range);
+    fp += reach * here / range;
+    reach *= static_cast<double>(bumped) / range;
+  }
+  return fp;
+}
+
+}  // namespace
 
 void AddRibbonCosts(const char* block, size_t len, uint64_t* hashes, size_t n,
                     RibbonCosts* costs) {
@@ -50,16 +82,11 @@ void AddRibbonCosts(const char* block, size_t len, uint64_t* hashes, size_t n,
   const uint64_t solution_bytes = ribbon::SolutionBytes(end.total_blocks, reader.lower_blocks(),
                                                         reader.r_lo(), end.last_stride);
   const uint64_t columns_bytes = payload_bytes - header_bytes - code_bytes;
-  // Starts in r_lo-column blocks answer with 2^-r_lo, the others 2^-(r_lo+1).
-  const double lower =
-      static_cast<double>(std::min(starts, reader.lower_blocks() * ribbon::kBlockSlots)) /
-      static_cast<double>(starts);
   costs->bound += BoundRibbonFpRate(len, n);
   costs->no_header += BoundRibbonFpRate(len - trailer_bytes - header_bytes, n);
   costs->no_codes += BoundRibbonFpRate(columns_bytes, n);
   costs->no_empty += BoundRibbonFpRate(columns_bytes, stats.total_slots);
-  costs->built += std::ldexp(lower, -static_cast<int>(reader.r_lo())) +
-                  std::ldexp(1 - lower, -static_cast<int>(reader.r_lo()) - 1);
+  costs->built += RoutedFpRate(reader, ribbon::Tuning());
   ++costs->filters;
   costs->trailer_bytes += trailer_bytes;
   costs->header_bytes += header_bytes;

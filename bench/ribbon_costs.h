@@ -9,10 +9,12 @@
 //                   instead of n
 //   as built        the filter's own column split: r or r + 1 columns per
 //                   64-slot block, whole 8-byte words, so up to 7 bytes of
-//                   padding and a split by whole blocks
-// Each is an expectation over random absent keys (every start equally
-// likely), free of counting noise; memory_bench prints them beside the
-// counted FP rate.
+//                   padding and a split by whole blocks; queries routed as
+//                   the reader routes them (a bumped start moves on to the
+//                   next layer, whose blocks may have other columns)
+// Each is an expectation over random absent keys, free of counting noise
+// (the steps before the last with every start alike); memory_bench prints
+// them beside the counted FP rate.
 #pragma once
 
 #include <cstddef>
