@@ -10,13 +10,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -37,7 +35,6 @@ namespace {
 
 using sstfilter::bench::LatencySummary;
 using sstfilter::bench::Summarize;
-using Clock = std::chrono::steady_clock;
 
 // The file the run writes, while it exists: removed on every error and on
 // Ctrl-C too. A fixed buffer, so that the signal handler may read it.
@@ -49,35 +46,31 @@ void RemoveTempFileAndReraise(int sig) {
   std::raise(sig);
 }
 
-// A failed call: the benchmarks' Fatal, with the message of `error`
-// (errno by default; 0 for a call that did less than asked, e.g. a short
-// read).
-[[noreturn]] void Die(const std::string& what, int error = errno) {
+// The benchmarks' Fatal, the file removed first.
+[[noreturn]] void Stop(const std::string& message) {
   if (g_temp_file[0] != '\0') unlink(g_temp_file);
-  sstfilter::bench::Fatal(what + ": " + (error != 0 ? std::strerror(error) : "incomplete"));
+  sstfilter::bench::Fatal(message);
+}
+
+// A failed call, with the message of `error` (errno by default; 0 for a
+// call that did less than asked, e.g. a short write).
+[[noreturn]] void Die(const std::string& what, int error = errno) {
+  Stop(what + ": " + (error != 0 ? std::strerror(error) : "incomplete"));
 }
 
 // Reads FLAGS_reads random aligned blocks of `fd`; microseconds each.
 std::vector<double> TimeReads(int fd, uint64_t blocks, const char* label) {
-  void* raw = nullptr;
-  if (const int error = posix_memalign(&raw, 4096, FLAGS_block_bytes); error != 0) {
-    Die("posix_memalign", error);
-  }
-  std::unique_ptr<void, decltype(&std::free)> buf(raw, &std::free);
-  std::mt19937_64 rng(FLAGS_seed);
   std::vector<double> us;
-  for (uint64_t i = 0; i < FLAGS_reads; ++i) {
-    const off_t offset = static_cast<off_t>((rng() % blocks) * FLAGS_block_bytes);
-    const auto start = Clock::now();
-    const ssize_t got = pread(fd, buf.get(), FLAGS_block_bytes, offset);
-    if (got != static_cast<ssize_t>(FLAGS_block_bytes)) Die("pread", got < 0 ? errno : 0);
-    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-    if ((i + 1) % std::max<uint64_t>(FLAGS_reads / 5, 1) == 0) {
-      std::fprintf(stderr, "[device_latency] %s: %llu of %llu reads\n", label,
-                   static_cast<unsigned long long>(i + 1),
-                   static_cast<unsigned long long>(FLAGS_reads));
-    }
-  }
+  std::string why;
+  const uint64_t every = std::max<uint64_t>(FLAGS_reads / 5, 1);
+  const bool ok = sstfilter::bench::TimeRandomReads(
+      {{fd, blocks}}, FLAGS_reads, FLAGS_block_bytes, FLAGS_seed, &us, &why, [&](uint64_t i) {
+        if ((i + 1) % every != 0) return;
+        std::fprintf(stderr, "[device_latency] %s: %llu of %llu reads\n", label,
+                     static_cast<unsigned long long>(i + 1),
+                     static_cast<unsigned long long>(FLAGS_reads));
+      });
+  if (!ok) Stop(why);
   return us;
 }
 

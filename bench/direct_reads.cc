@@ -22,35 +22,57 @@ bool InMemoryFileSystem(const std::string& path) {
   return fs.f_type == TMPFS_MAGIC || fs.f_type == RAMFS_MAGIC;
 }
 
-namespace {
-
-struct OpenFile {
-  int fd = -1;
-  uint64_t blocks = 0;
-};
-
-class Files {
- public:
-  ~Files() {
-    for (const OpenFile& f : files_) close(f.fd);
+bool TimeRandomReads(const std::vector<ReadTarget>& targets, uint64_t reads, uint64_t block_bytes,
+                     uint64_t seed, std::vector<double>* us, std::string* why,
+                     const std::function<void(uint64_t)>& progress) {
+  std::vector<uint64_t> first_block;  // cumulative: a block index picks its target
+  uint64_t total_blocks = 0;
+  for (const ReadTarget& t : targets) {
+    first_block.push_back(total_blocks);
+    total_blocks += t.blocks;
   }
-  std::vector<OpenFile>& list() { return files_; }
-
- private:
-  std::vector<OpenFile> files_;
-};
-
-}  // namespace
+  if (total_blocks == 0 || block_bytes == 0 || block_bytes % 4096 != 0) {
+    *why = "no whole block to read, or a block size that is not a multiple of 4096";
+    return false;
+  }
+  void* raw = nullptr;
+  if (const int error = posix_memalign(&raw, 4096, block_bytes); error != 0) {
+    *why = std::string("posix_memalign: ") + std::strerror(error);
+    return false;
+  }
+  std::unique_ptr<void, decltype(&std::free)> buf(raw, &std::free);
+  std::mt19937_64 rng(seed);
+  us->reserve(us->size() + reads);
+  for (uint64_t i = 0; i < reads; ++i) {
+    const uint64_t block = rng() % total_blocks;
+    const size_t t = static_cast<size_t>(
+        std::upper_bound(first_block.begin(), first_block.end(), block) - first_block.begin() - 1);
+    const off_t offset = static_cast<off_t>((block - first_block[t]) * block_bytes);
+    const auto start = std::chrono::steady_clock::now();
+    const ssize_t got = pread(targets[t].fd, buf.get(), block_bytes, offset);
+    if (got != static_cast<ssize_t>(block_bytes)) {
+      *why = std::string("pread: ") + (got < 0 ? std::strerror(errno) : "short read");
+      return false;
+    }
+    const auto took = std::chrono::steady_clock::now() - start;
+    us->push_back(std::chrono::duration<double, std::micro>(took).count());
+    if (progress) progress(i);
+  }
+  return true;
+}
 
 bool TimeDirectReads(const std::vector<std::string>& files, uint64_t reads, uint64_t block_bytes,
                      uint64_t seed, LatencySummary* out, std::string* why) {
-  if (files.empty() || block_bytes == 0 || block_bytes % 4096 != 0) {
-    *why = "no files, or a block size that is not a multiple of 4096";
+  if (block_bytes == 0) {
+    *why = "a block size of 0";
     return false;
   }
-  Files open_files;
-  std::vector<uint64_t> first_block;  // cumulative: a block index picks its file
-  uint64_t total_blocks = 0;
+  struct Targets {
+    std::vector<ReadTarget> list;
+    ~Targets() {
+      for (const ReadTarget& t : list) close(t.fd);
+    }
+  } targets;
   for (const std::string& path : files) {
     if (InMemoryFileSystem(path)) {
       *why = path + " is in memory (tmpfs)";
@@ -63,37 +85,10 @@ bool TimeDirectReads(const std::vector<std::string>& files, uint64_t reads, uint
     }
     struct stat st {};
     const bool sized = fstat(fd, &st) == 0;
-    open_files.list().push_back({fd, sized ? static_cast<uint64_t>(st.st_size) / block_bytes : 0});
-    first_block.push_back(total_blocks);
-    total_blocks += open_files.list().back().blocks;
+    targets.list.push_back({fd, sized ? static_cast<uint64_t>(st.st_size) / block_bytes : 0});
   }
-  if (total_blocks == 0) {
-    *why = "the files are shorter than one block";
-    return false;
-  }
-  void* raw = nullptr;
-  if (const int error = posix_memalign(&raw, 4096, block_bytes); error != 0) {
-    *why = std::string("posix_memalign: ") + std::strerror(error);
-    return false;
-  }
-  std::unique_ptr<void, decltype(&std::free)> buf(raw, &std::free);
-  std::mt19937_64 rng(seed);
   std::vector<double> us;
-  us.reserve(reads);
-  for (uint64_t i = 0; i < reads; ++i) {
-    const uint64_t block = rng() % total_blocks;
-    const size_t f = static_cast<size_t>(
-        std::upper_bound(first_block.begin(), first_block.end(), block) - first_block.begin() - 1);
-    const off_t offset = static_cast<off_t>((block - first_block[f]) * block_bytes);
-    const auto start = std::chrono::steady_clock::now();
-    const ssize_t got = pread(open_files.list()[f].fd, buf.get(), block_bytes, offset);
-    if (got != static_cast<ssize_t>(block_bytes)) {
-      *why = std::string("pread: ") + (got < 0 ? std::strerror(errno) : "short read");
-      return false;
-    }
-    const auto took = std::chrono::steady_clock::now() - start;
-    us.push_back(std::chrono::duration<double, std::micro>(took).count());
-  }
+  if (!TimeRandomReads(targets.list, reads, block_bytes, seed, &us, why)) return false;
   *out = Summarize(std::move(us));
   return true;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,24 @@ namespace sstfilter::bench {
 // memory reads.
 bool InMemoryFileSystem(const std::string& path);
 
+// A file open for reading, and how many whole blocks it holds.
+struct ReadTarget {
+  int fd = -1;
+  uint64_t blocks = 0;
+};
+
+// Appends to *us the microseconds of each of `reads` reads of
+// `block_bytes` (a multiple of 4096) at random aligned offsets of
+// `targets`, each drawn in proportion to its blocks (at least one block in
+// all); `progress(i)` after read i if set. False, with the reason in *why,
+// when a read fails or comes back short.
+bool TimeRandomReads(const std::vector<ReadTarget>& targets, uint64_t reads, uint64_t block_bytes,
+                     uint64_t seed, std::vector<double>* us, std::string* why,
+                     const std::function<void(uint64_t)>& progress = nullptr);
+
 // `reads` reads of `block_bytes` (a multiple of 4096) at random aligned
-// offsets of `files`, each file drawn in proportion to its size. False,
+// offsets of `files`, opened with O_DIRECT, each file drawn in proportion
+// to its size. False,
 // with the reason in *why, when a file cannot be opened for direct reads,
 // is in memory, is shorter than one block, or a read fails.
 bool TimeDirectReads(const std::vector<std::string>& files, uint64_t reads, uint64_t block_bytes,
