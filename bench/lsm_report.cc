@@ -10,6 +10,7 @@
 #include "bench/allocator.h"
 #include "bench/csv.h"
 #include "bench/flag_help.h"
+#include "bench/gnuplot.h"
 #include "plugin/core/level_allocation.h"
 #include "plugin/tools/text_output.h"
 
@@ -285,13 +286,8 @@ void PrintRibbonBound(const std::vector<ProbedFile>& files, const std::vector<Ru
 }
 
 void PlotLsmBench(const std::string& csv, const std::string& png) {
-  // The script sits next to this source in the repository; the binary knows
-  // where that was at build time.
-  const std::string script = std::string(SSTFILTER_SOURCE_DIR) + "/bench/plot_lsm_bench.gp";
-  const std::string command = "gnuplot -e \"csv='" + csv + "'; png='" + png + "'; alloc=" +
-                              (sstfilter::bench::RunningOnJemalloc() ? "1" : "0") + "\" '" +
-                              script + "'";
-  if (std::system(command.c_str()) != 0) Fatal("plot failed: " + command);
+  RunGnuplot("plot_lsm_bench.gp", {{"csv", csv}, {"png", png}},
+             {{"alloc", sstfilter::bench::RunningOnJemalloc() ? 1 : 0}});
 }
 
 }  // namespace sstfilter::bench

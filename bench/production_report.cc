@@ -6,6 +6,7 @@
 
 #include "bench/csv.h"
 #include "bench/flag_help.h"
+#include "bench/gnuplot.h"
 #include "plugin/tools/text_output.h"
 
 namespace sstfilter::bench {
@@ -170,10 +171,7 @@ bool WriteRowsCsv(const std::string& path, const std::vector<Row>& rows, const s
 }
 
 void PlotRows(const std::string& csv, const std::string& png) {
-  const std::string script = std::string(SSTFILTER_SOURCE_DIR) + "/bench/plot_production_bench.gp";
-  const std::string command =
-      "gnuplot -e \"csv='" + csv + "'; png='" + png + "'\" '" + script + "'";
-  if (std::system(command.c_str()) != 0) Fatal("plot failed: " + command);
+  RunGnuplot("plot_production_bench.gp", {{"csv", csv}, {"png", png}});
 }
 
 }  // namespace sstfilter::bench

@@ -3,7 +3,7 @@
 # Its CSV has every column for every layout × policy × workload, all rows
 # on the same files per level, with plausible figures and false positives
 # by level that add up to the total; a second run reuses
-# the load; --compact_to_last_level leaves one level; bad input is refused
+# the load and plots through gnuplot with no signal blocked; --compact_to_last_level leaves one level; bad input is refused
 # with a message and touches nothing, before any load; --rounds gives the
 # same rows from copies of the load it removes after, with every slice's
 # ops/s, which bench/production_ratios.sh compares, and each copy's read
@@ -56,10 +56,31 @@ awk -F, 'NR == 2 { for (i = 1; i <= NF; i++) c[$i] = i; next }
              print "no false positives or device reads: " $0; bad = 1 } }
          END { exit bad }' "$DIR/out.csv" || fail "by-level columns"
 
-"$BIN" "${TINY[@]}" --policies=sstfilter.Ribbon --layouts=a --db_dir="$DIR/db" > /dev/null 2> "$LOG" ||
+# The second run also plots, through a stand-in gnuplot that records its
+# signal mask and arguments: the run blocks SIGINT for its own clean-up,
+# and gnuplot must not inherit that (Ctrl-C would not stop it), nor go
+# through a shell (a path with a space or a $ must arrive as it is).
+PLOTS="$DIR/a \$plot dir"
+mkdir -p "$DIR/bin" "$PLOTS"
+cat > "$DIR/bin/gnuplot" <<'GNUPLOT'
+#!/usr/bin/env bash
+printf '%s\n' "$@" > "$(dirname "$0")/gnuplot.record"
+exec grep -E '^Sig(Blk|Ign):' /proc/self/status >> "$(dirname "$0")/gnuplot.record"
+GNUPLOT
+chmod +x "$DIR/bin/gnuplot"
+PATH="$DIR/bin:$PATH" "$BIN" "${TINY[@]}" --policies=sstfilter.Ribbon --layouts=a --db_dir="$DIR/db" \
+  --csv="$PLOTS/second.csv" --plot="$PLOTS/second.png" > /dev/null 2> "$LOG" ||
   fail "the second run exited with $?"
 grep -q "reusing the load" "$LOG" || fail "the second run did not reuse the load"
 head -1 "$DIR/out.csv" | grep -q " device=disk$" || fail "the CSV does not name the disk"
+record="$DIR/bin/gnuplot.record"
+[ -f "$record" ] || fail "--plot did not run gnuplot"
+grep -q "^SigBlk:[[:space:]]*0*$" "$record" || fail "gnuplot ran with signals blocked: $(grep SigBlk "$record")"
+ign=$(awk '/^SigIgn:/ { print $2 }' "$record")
+(( (16#$ign & 16#4003) == 0 )) || fail "gnuplot ran with SIGHUP, SIGINT or SIGTERM ignored: SigIgn $ign"
+grep -qxF "csv='$PLOTS/second.csv'; png='$PLOTS/second.png'" "$record" ||
+  fail "gnuplot's settings: $(sed -n 2p "$record")"
+grep -q "/bench/plot_production_bench.gp$" "$record" || fail "gnuplot's script: $(sed -n 3p "$record")"
 
 # --rounds: the policies take turns slice by slice, each on its own copy of
 # the load, rewritten as the one copy is: the same false positives as the
