@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cerrno>
 #include <cmath>
@@ -163,6 +164,9 @@ void RemoveTempRoot() {
 // one thread waits for them, removes the temporary directory this run
 // made, and exits. A --db_dir load interrupted stays marked "loading": the
 // next run starts it again.
+// Set once the CSV is complete: an interrupt during the plot leaves it.
+std::atomic<bool> g_csv_written{false};
+
 void HandleInterrupts() {
   sigset_t signals;
   sigemptyset(&signals);
@@ -171,7 +175,8 @@ void HandleInterrupts() {
   std::thread([signals] {
     int sig = 0;
     if (sigwait(&signals, &sig) != 0) return;
-    std::fprintf(stderr, "[%s] interrupted (signal %d): nothing written\n", kProgram, sig);
+    std::fprintf(stderr, "[%s] interrupted (signal %d): %s\n", kProgram, sig,
+                 g_csv_written ? "the CSV is complete, the plot is not" : "nothing written");
     // RocksDB's errors about the files going away are not news.
     const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null >= 0) ::dup2(null, STDERR_FILENO);
@@ -896,6 +901,7 @@ int Main() {
   PrintRows(rows, header);
   if (!FLAGS_csv.empty()) {
     if (!WriteRowsCsv(FLAGS_csv, rows, header)) Fatal("cannot write " + FLAGS_csv);
+    g_csv_written = true;
   }
   if (!FLAGS_plot.empty()) PlotRows(FLAGS_csv, FLAGS_plot);
   std::fprintf(stderr, "[%s] done: %zu rows in %.0f s\n", kProgram, rows.size(), Seconds(wall_start));

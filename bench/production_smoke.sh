@@ -2,9 +2,10 @@
 # ctest production_bench.smoke: production_bench at a tiny size (seconds).
 # Its CSV has every column for every layout × policy × workload, all rows
 # on the same files per level, with plausible figures and false positives
-# by level that add up to the total; a second run reuses
-# the load and plots through gnuplot with no signal blocked; --compact_to_last_level leaves one level; bad input is refused
-# with a message and touches nothing, before any load; --rounds gives the
+# by level that add up to the total; a second run reuses the load and
+# plots through gnuplot with no signal blocked; --compact_to_last_level
+# leaves one level; bad input is refused with a message and touches
+# nothing, before any load; --rounds gives the
 # same rows from copies of the load it removes after, with every slice's
 # ops/s, which bench/production_ratios.sh compares, and each copy's read
 # latency from the disk; --device_us slows
@@ -81,6 +82,24 @@ ign=$(awk '/^SigIgn:/ { print $2 }' "$record")
 grep -qxF "csv='$PLOTS/second.csv'; png='$PLOTS/second.png'" "$record" ||
   fail "gnuplot's settings: $(sed -n 2p "$record")"
 grep -q "/bench/plot_production_bench.gp$" "$record" || fail "gnuplot's script: $(sed -n 3p "$record")"
+
+# Interrupted while plotting (gnuplot stands in for a slow plot): the CSV
+# is complete and stays, and the run says so.
+cat > "$DIR/bin/gnuplot" <<'GNUPLOT'
+#!/usr/bin/env bash
+echo $$ > "$(dirname "$0")/gnuplot.pid"
+exec sleep 60
+GNUPLOT
+PATH="$DIR/bin:$PATH" "$BIN" "${TINY[@]}" --policies=sstfilter.Ribbon --layouts=a --db_dir="$DIR/db" \
+  --csv="$PLOTS/third.csv" --plot="$PLOTS/third.png" > /dev/null 2> "$LOG" &
+pid=$!
+for _ in $(seq 600); do [ -s "$DIR/bin/gnuplot.pid" ] && break; sleep 0.1; done
+kill -TERM "$pid"
+status=0; wait "$pid" || status=$?
+kill "$(cat "$DIR/bin/gnuplot.pid" 2>/dev/null)" 2>/dev/null || true
+[ "$status" -eq 143 ] || fail "interrupted while plotting: exit status $status, want 143"
+grep -q "the CSV is complete, the plot is not" "$LOG" || fail "interrupted while plotting: no word of the CSV"
+[ "$(tail -n +3 "$PLOTS/third.csv" | wc -l)" -eq 4 ] || fail "interrupted while plotting: the CSV lost rows"
 
 # --rounds: the policies take turns slice by slice, each on its own copy of
 # the load, rewritten as the one copy is: the same false positives as the
