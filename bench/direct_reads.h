@@ -36,9 +36,9 @@ bool TimeRandomReads(const std::vector<ReadTarget>& targets, uint64_t reads, uin
 
 // `reads` reads of `block_bytes` (a multiple of 4096) at random aligned
 // offsets of `files`, opened with O_DIRECT, each file drawn in proportion
-// to its size. False,
-// with the reason in *why, when a file cannot be opened for direct reads,
-// is in memory, is shorter than one block, or a read fails.
+// to its size. False, with the reason in *why, when a file cannot be
+// opened for direct reads, is in memory, is shorter than one block, or a
+// read fails.
 bool TimeDirectReads(const std::vector<std::string>& files, uint64_t reads, uint64_t block_bytes,
                      uint64_t seed, LatencySummary* out, std::string* why);
 

@@ -266,7 +266,8 @@ Row CostsRow(const std::string& range, const Measured& m) {
   // The counted FP rate covers every filter; the bound's mean is over the
   // Ribbon filters taken apart, which are all of them unless some were
   // skipped.
-  return {range, std::to_string(c.filters), std::to_string(c.skipped), per_filter(c.trailer_bytes), per_filter(c.header_bytes), per_filter(c.code_bytes),
+  return {range, std::to_string(c.filters), std::to_string(c.skipped),
+          per_filter(c.trailer_bytes), per_filter(c.header_bytes), per_filter(c.code_bytes),
           per_filter(c.padding_bytes), per_filter(c.empty_slots), over_bound(c.no_header),
           over_bound(c.no_codes), over_bound(c.no_empty), over_bound(c.built),
           FormatNumber(m.FpRate() / (c.bound / f), "%.4f")};

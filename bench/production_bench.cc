@@ -158,15 +158,15 @@ void RemoveTempRoot() {
   }
 }
 
+// Set once the CSV is complete: an interrupt during the plot leaves it.
+std::atomic<bool> g_csv_written{false};
+
 // Ctrl-C, SIGTERM, SIGHUP: a signal handler may not remove a directory
 // tree, and RocksDB's threads keep running. So the signals are blocked in
 // every thread (before RocksDB starts any; threads inherit the mask) and
 // one thread waits for them, removes the temporary directory this run
 // made, and exits. A --db_dir load interrupted stays marked "loading": the
 // next run starts it again.
-// Set once the CSV is complete: an interrupt during the plot leaves it.
-std::atomic<bool> g_csv_written{false};
-
 void HandleInterrupts() {
   sigset_t signals;
   sigemptyset(&signals);

@@ -3,7 +3,8 @@
 # Its CSV has every column for every layout × policy × workload, all rows
 # on the same files per level, with plausible figures and false positives
 # by level that add up to the total; a second run reuses the load and
-# plots through gnuplot with no signal blocked; --compact_to_last_level
+# plots through gnuplot with no signal blocked, and one interrupted while
+# it plots keeps its complete CSV; --compact_to_last_level
 # leaves one level; bad input is refused with a message and touches
 # nothing, before any load; --rounds gives the
 # same rows from copies of the load it removes after, with every slice's

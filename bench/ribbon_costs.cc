@@ -18,17 +18,14 @@ namespace {
 // the reader routes it: a start at a bumped offset of its bucket moves on
 // to the next layer (a new hash, any of that layer's starts alike); a start
 // elsewhere checks the r_lo or r_lo + 1 columns of its block.
-double RoutedFpRate(const RibbonReader& reader, const ribbon::Tuning& tuning) {
-  const uint32_t thresholds[4] = {0, tuning.t1, tuning.t2, 1u << tuning.log_bucket};
-  const uint64_t offset_mask = (uint64_t{1} << tuning.log_bucket) - 1;
+double RoutedFpRate(const RibbonReader& reader) {
   double reach = 1, fp = 0;
   for (int j = 0; j < reader.num_layers() && reach > 0; ++j) {
     const RibbonReader::Layer& layer = reader.layer(j);
     double here = 0;
     uint64_t bumped = 0;
     for (uint64_t o = 0; o < layer.start_range; ++o) {
-      if (layer.meta != nullptr &&
-          (o & offset_mask) < thresholds[ribbon::BumpCode(layer.meta, o >> tuning.log_bucket)]) {
+      if (reader.Bumped(layer, o)) {
         ++bumped;
         continue;
       }
@@ -86,7 +83,7 @@ void AddRibbonCosts(const char* block, size_t len, uint64_t* hashes, size_t n,
   costs->no_header += BoundRibbonFpRate(len - trailer_bytes - header_bytes, n);
   costs->no_codes += BoundRibbonFpRate(columns_bytes, n);
   costs->no_empty += BoundRibbonFpRate(columns_bytes, stats.total_slots);
-  costs->built += RoutedFpRate(reader, ribbon::Tuning());
+  costs->built += RoutedFpRate(reader);
   ++costs->filters;
   costs->trailer_bytes += trailer_bytes;
   costs->header_bytes += header_bytes;

@@ -212,8 +212,7 @@ class RibbonReader {
     for (int j = 0;; ++j) {
       const Layer& layer = layers_[j];
       const uint64_t o = FastRange64(g, layer.start_range);
-      if (layer.meta != nullptr &&
-          (o & bucket_mask_) < thresholds_[ribbon::BumpCode(layer.meta, o >> log_bucket_)]) {
+      if (Bumped(layer, o)) {
         g = ribbon::NextLayerHash(g);
         continue;
       }
@@ -244,6 +243,13 @@ class RibbonReader {
   uint64_t total_blocks() const { return total_blocks_; }
   int num_layers() const { return num_layers_; }
   const Layer& layer(int j) const { return layers_[j]; }
+
+  // Whether a query starting at offset `o` of `layer` moves on to the next
+  // layer: its bucket's bump code says the keys there were bumped.
+  bool Bumped(const Layer& layer, uint64_t o) const {
+    return layer.meta != nullptr &&
+           (o & bucket_mask_) < thresholds_[ribbon::BumpCode(layer.meta, o >> log_bucket_)];
+  }
 
  private:
   // A key whose row may reach the last block. With compact_end the filter
